@@ -1,0 +1,242 @@
+//! Build script: generates every attack table the engine looks up, as `static` arrays in
+//! `$OUT_DIR/tables.rs`.
+//!
+//! * Slider tables: for each square a relevant-occupancy mask and an attack table slice. With the
+//!   `bmi2` target feature enabled the slice is indexed by `pext(occupied, mask)`, otherwise by the
+//!   plain-magic index `((occupied & mask) * magic) >> shift`. Magic numbers are searched with a
+//!   fixed-seed generator, so every build produces identical tables.
+//! * Leaper tables (knight, king, pawn captures) and the `BETWEEN` / `LINE` ray tables.
+//!
+//! The script is hermetic: no network, nothing written outside `OUT_DIR`, and the target's features
+//! are read from `CARGO_CFG_TARGET_FEATURE` (never from `cfg!`, which describes the host).
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::PathBuf;
+
+const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+fn sq(file: i32, rank: i32) -> Option<usize> {
+    ((0..8).contains(&file) && (0..8).contains(&rank)).then(|| (rank * 8 + file) as usize)
+}
+
+/// Attacks of a slider on `square` along `dirs`, stopping at (and including) the first blocker.
+fn slider_attacks(square: usize, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+    let (f0, r0) = ((square % 8) as i32, (square / 8) as i32);
+    let mut attacks = 0u64;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while let Some(s) = sq(f, r) {
+            attacks |= 1 << s;
+            if occupied & (1 << s) != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    attacks
+}
+
+/// Squares whose occupancy matters for a slider on `square`: the rays without their last square.
+fn relevant_mask(square: usize, dirs: &[(i32, i32)]) -> u64 {
+    let (f0, r0) = ((square % 8) as i32, (square / 8) as i32);
+    let mut mask = 0u64;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while sq(f + df, r + dr).is_some() {
+            mask |= 1 << sq(f, r).unwrap();
+            f += df;
+            r += dr;
+        }
+    }
+    mask
+}
+
+/// Software `pext`: gathers the bits of `value` selected by `mask` into the low bits.
+fn pext(value: u64, mut mask: u64) -> u64 {
+    let mut result = 0u64;
+    let mut bit = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if value & low != 0 {
+            result |= 1 << bit;
+        }
+        bit += 1;
+        mask &= mask - 1;
+    }
+    result
+}
+
+/// xorshift64*: small, fast, and fixed-seeded so the magics are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Sparse random numbers make good magic candidates.
+    fn sparse(&mut self) -> u64 {
+        self.next() & self.next() & self.next()
+    }
+}
+
+struct SliderTable {
+    masks: [u64; 64],
+    magics: [u64; 64],
+    shifts: [u32; 64],
+    offsets: [usize; 64],
+}
+
+/// Builds the tables for one slider kind and appends its attacks to `attacks`.
+fn build_slider(dirs: &[(i32, i32)], rng: &mut Rng, use_pext: bool, attacks: &mut Vec<u64>) -> SliderTable {
+    let mut table = SliderTable { masks: [0; 64], magics: [0; 64], shifts: [0; 64], offsets: [0; 64] };
+    for square in 0..64 {
+        let mask = relevant_mask(square, dirs);
+        let bits = mask.count_ones();
+        let size = 1usize << bits;
+        // Enumerate every subset of the mask (Carry-Rippler) with its true attack set.
+        let mut occupancies = Vec::with_capacity(size);
+        let mut subset = 0u64;
+        loop {
+            occupancies.push((subset, slider_attacks(square, subset, dirs)));
+            subset = subset.wrapping_sub(mask) & mask;
+            if subset == 0 {
+                break;
+            }
+        }
+        let offset = attacks.len();
+        attacks.resize(offset + size, 0);
+        let shift = 64 - bits;
+        let magic = if use_pext {
+            for &(occ, att) in &occupancies {
+                attacks[offset + pext(occ, mask) as usize] = att;
+            }
+            0
+        } else {
+            let mut used = vec![0u64; size];
+            let mut epoch = vec![0u32; size];
+            let mut attempt = 0u32;
+            loop {
+                let magic = rng.sparse();
+                if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+                    continue;
+                }
+                attempt += 1;
+                let ok = occupancies.iter().all(|&(occ, att)| {
+                    let index = ((occ & mask).wrapping_mul(magic) >> shift) as usize;
+                    if epoch[index] != attempt {
+                        epoch[index] = attempt;
+                        used[index] = att;
+                        true
+                    } else {
+                        used[index] == att
+                    }
+                });
+                if ok {
+                    attacks[offset..offset + size].copy_from_slice(&used);
+                    // Entries never written are unreachable; copy from `used` only where set.
+                    for (i, slot) in attacks[offset..offset + size].iter_mut().enumerate() {
+                        if epoch[i] != attempt {
+                            *slot = 0;
+                        }
+                    }
+                    break magic;
+                }
+            }
+        };
+        table.masks[square] = mask;
+        table.magics[square] = magic;
+        table.shifts[square] = shift;
+        table.offsets[square] = offset;
+    }
+    table
+}
+
+fn leaper(square: usize, deltas: &[(i32, i32)]) -> u64 {
+    let (f, r) = ((square % 8) as i32, (square / 8) as i32);
+    deltas.iter().filter_map(|&(df, dr)| sq(f + df, r + dr)).fold(0, |bb, s| bb | 1 << s)
+}
+
+fn write_array(out: &mut String, name: &str, ty: &str, values: &[u64]) {
+    writeln!(out, "pub static {name}: [{ty}; {}] = [", values.len()).unwrap();
+    for chunk in values.chunks(8) {
+        out.push_str("    ");
+        for v in chunk {
+            write!(out, "0x{v:016X}, ").unwrap();
+        }
+        out.push('\n');
+    }
+    out.push_str("];\n\n");
+}
+
+fn write_slider(out: &mut String, name: &str, t: &SliderTable) {
+    writeln!(out, "pub static {name}: [SliderEntry; 64] = [").unwrap();
+    for s in 0..64 {
+        writeln!(
+            out,
+            "    SliderEntry {{ mask: 0x{:016X}, magic: 0x{:016X}, shift: {}, offset: {} }},",
+            t.masks[s], t.magics[s], t.shifts[s], t.offsets[s]
+        )
+        .unwrap();
+    }
+    out.push_str("];\n\n");
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let use_pext = features.split(',').any(|f| f == "bmi2");
+
+    let mut rng = Rng(0x00C0_2B1D_5EED_0001);
+    let mut attacks = Vec::new();
+    let rook = build_slider(&ROOK_DIRS, &mut rng, use_pext, &mut attacks);
+    let bishop = build_slider(&BISHOP_DIRS, &mut rng, use_pext, &mut attacks);
+
+    let mut out = String::with_capacity(4 << 20);
+    writeln!(out, "// Generated by build.rs; indexing: {}.\n", if use_pext { "pext" } else { "magic" }).unwrap();
+    writeln!(out, "pub const PEXT_TABLES: bool = {use_pext};\n").unwrap();
+    write_slider(&mut out, "ROOK_TABLE", &rook);
+    write_slider(&mut out, "BISHOP_TABLE", &bishop);
+    write_array(&mut out, "SLIDER_ATTACKS", "u64", &attacks);
+
+    let knight: Vec<u64> =
+        (0..64).map(|s| leaper(s, &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])).collect();
+    let king: Vec<u64> =
+        (0..64).map(|s| leaper(s, &[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])).collect();
+    let mut pawn = Vec::with_capacity(128);
+    pawn.extend((0..64).map(|s| leaper(s, &[(-1, 1), (1, 1)])));
+    pawn.extend((0..64).map(|s| leaper(s, &[(-1, -1), (1, -1)])));
+    write_array(&mut out, "KNIGHT_ATTACKS", "u64", &knight);
+    write_array(&mut out, "KING_ATTACKS", "u64", &king);
+    write_array(&mut out, "PAWN_ATTACKS", "u64", &pawn);
+
+    // BETWEEN[a * 64 + b]: squares strictly between two aligned squares; LINE: the whole line.
+    let mut between = vec![0u64; 64 * 64];
+    let mut line = vec![0u64; 64 * 64];
+    for a in 0..64 {
+        for b in 0..64 {
+            if a == b {
+                continue;
+            }
+            for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
+                if slider_attacks(a, 0, dirs) & (1 << b) != 0 {
+                    between[a * 64 + b] = slider_attacks(a, 1 << b, dirs) & slider_attacks(b, 1 << a, dirs);
+                    line[a * 64 + b] =
+                        (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs)) | (1 << a) | (1 << b);
+                }
+            }
+        }
+    }
+    write_array(&mut out, "BETWEEN", "u64", &between);
+    write_array(&mut out, "LINE", "u64", &line);
+
+    let path = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("tables.rs");
+    fs::write(path, out).expect("write tables.rs");
+}

@@ -1,0 +1,158 @@
+//! Command-line subcommands (`perft`, `perft-suite`, `help`); with none, the UCI loop.
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::perft::{self, SuiteOptions};
+use crate::position::Position;
+use crate::uci::{self, Uci};
+
+/// The text of `corvid help` and of `help` in the UCI loop.
+pub const HELP: &str = "\
+Corvid, a UCI chess engine. Run without arguments it speaks UCI on standard input.
+
+Command line:
+  corvid                                  start the UCI loop
+  corvid perft <depth> [<fen>] [--threads N] [--hash MB]
+                                          count leaf nodes, one line per root move
+  corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
+                                          check every ';Dk n' entry of an EPD perft suite
+  corvid help                             this text
+
+UCI commands (besides the standard ones):
+  uci, isready, ucinewgame, position startpos|fen <fen> [moves ...], quit
+  go perft <depth>                        perft from the current position
+  d                                       show the board, FEN, key and checkers
+  help                                    this text
+";
+
+/// Runs the command line; returns the process exit status.
+pub fn main(args: Vec<String>) -> i32 {
+    let result = match args.first().map(String::as_str) {
+        None => run_uci(),
+        Some("perft") => run_perft(&args[1..]),
+        Some("perft-suite") => run_suite(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            print!("{HELP}");
+            Ok(0)
+        }
+        Some("--version" | "-V") => {
+            println!("{}", uci::NAME);
+            Ok(0)
+        }
+        Some(other) => Err(format!("unknown subcommand '{other}' (try 'corvid help')")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            2
+        }
+    }
+}
+
+fn run_uci() -> Result<i32, String> {
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        println!("{} by the Corvid developers (type 'help' for commands)", uci::NAME);
+    }
+    let mut out = io::stdout().lock();
+    Uci::default().run(stdin.lock(), &mut out).map_err(|e| e.to_string())?;
+    Ok(0)
+}
+
+/// Flags shared by the perft subcommands, and the words that are not flags.
+struct Flags {
+    threads: usize,
+    hash_mb: usize,
+    max_depth: Option<u32>,
+    chess960: bool,
+    words: Vec<String>,
+}
+
+fn parse_flags(args: &[String]) -> Result<Flags, String> {
+    let mut flags = Flags { threads: 1, hash_mb: 0, max_depth: None, chess960: false, words: Vec::new() };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str, max: usize| -> Result<usize, String> {
+            let v = it.next().ok_or(format!("{name} needs a value"))?;
+            match v.parse::<usize>() {
+                Ok(n) if n <= max => Ok(n),
+                _ => Err(format!("{name}: '{v}' is not a number from 0 to {max}")),
+            }
+        };
+        match arg.as_str() {
+            "--threads" => flags.threads = value("--threads", 1024)?.max(1),
+            "--hash" => flags.hash_mb = value("--hash", 1 << 20)?,
+            "--max-depth" => flags.max_depth = Some(value("--max-depth", 64)? as u32),
+            "--chess960" => flags.chess960 = true,
+            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
+            _ => flags.words.push(arg.clone()),
+        }
+    }
+    Ok(flags)
+}
+
+fn run_perft(args: &[String]) -> Result<i32, String> {
+    let flags = parse_flags(args)?;
+    let Some((depth, fen)) = flags.words.split_first() else {
+        return Err("usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB]".into());
+    };
+    let depth: u32 = match depth.parse() {
+        Ok(d) if d <= 64 => d,
+        _ => return Err(format!("perft depth must be a number from 0 to 64, not '{depth}'")),
+    };
+    let mut pos = if fen.is_empty() {
+        Position::startpos()
+    } else {
+        Position::from_fen(&fen.join(" ")).map_err(|e| format!("bad FEN: {e}"))?
+    };
+    if flags.chess960 {
+        pos.set_chess960(true);
+    }
+    uci::print_divide(&pos, depth, flags.threads, flags.hash_mb, &mut io::stdout().lock())
+        .map_err(|e| e.to_string())?;
+    Ok(0)
+}
+
+fn run_suite(args: &[String]) -> Result<i32, String> {
+    let flags = parse_flags(args)?;
+    let [file] = flags.words.as_slice() else {
+        return Err("usage: corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB]".into());
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let lines = perft::parse_suite(&text)?;
+    let options = SuiteOptions {
+        max_depth: flags.max_depth.unwrap_or(u32::MAX),
+        threads: flags.threads,
+        hash_mb: flags.hash_mb,
+    };
+    let start = std::time::Instant::now();
+    let checks = perft::run_suite(&lines, &options);
+    let mut out = io::stdout().lock();
+    let (mut passed, mut failed, mut skipped, mut nodes) = (0, 0, 0, 0u64);
+    let mut reported_rejects = std::collections::HashSet::new();
+    for c in &checks {
+        match &c.got {
+            Ok(n) if *n == c.expected => passed += 1,
+            Ok(n) => {
+                failed += 1;
+                let _ = writeln!(out, "FAIL line {}: {} depth {} expected {} got {n}", c.line, c.fen, c.depth, c.expected);
+            }
+            Err(why) => {
+                skipped += 1;
+                if reported_rejects.insert(c.line) {
+                    let _ = writeln!(out, "SKIP line {}: {} rejected: {why}", c.line, c.fen);
+                }
+            }
+        }
+        nodes += c.got.as_ref().copied().unwrap_or(0);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let _ = writeln!(out, "{nodes} nodes in {secs:.2} s, {:.0} nps", nodes as f64 / secs.max(1e-9));
+    if skipped > 0 {
+        let _ = writeln!(out, "{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        let _ = writeln!(out, "{passed} passed, {failed} failed");
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}

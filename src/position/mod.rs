@@ -1,0 +1,383 @@
+//! The board: a `Copy` position with copy-make.
+//!
+//! Invariants (checked by [`Position::validate`] in debug builds after every make):
+//! * `by_type`, `by_color` and the `board` mailbox describe the same pieces;
+//! * `key` and `pawn_key` equal the keys computed from scratch;
+//! * `checkers` are the enemy pieces giving check to the side to move, and `pin_diag` /
+//!   `pin_orth` are the rays (king excluded, pinner included) along which the side to move has an
+//!   absolutely pinned piece;
+//! * `ep` is set only when an en-passant capture is legal, so transpositions hash equal;
+//! * the material is one a game could reach (see `movelist` for why that bounds the move count).
+//!
+//! Bits, mailbox and keys change only in [`Position::add_piece`], [`Position::remove_piece`] and
+//! [`Position::move_piece`], so they cannot drift apart.
+
+mod fen;
+mod make;
+mod movegen;
+
+pub use fen::FenError;
+pub use movegen::{AllMoves, Captures, GenMode, MoveParseError, Quiets};
+
+use std::fmt;
+
+use crate::tables::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::types::{Bitboard, CastleSide, Color, File, Piece, PieceType, Rank, Square};
+use crate::zobrist;
+
+/// Castling rights: bit `color * 2 + side` (side 0 = king side, 1 = queen side).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights(pub u8);
+
+impl CastlingRights {
+    #[inline(always)]
+    pub const fn bit(color: Color, side: CastleSide) -> u8 {
+        1 << (color as u8 * 2 + side as u8)
+    }
+
+    #[inline(always)]
+    pub const fn has(self, color: Color, side: CastleSide) -> bool {
+        self.0 & Self::bit(color, side) != 0
+    }
+}
+
+/// A chess position (standard or Chess960), cheap to copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    by_type: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    board: [Option<Piece>; 64],
+    key: u64,
+    pawn_key: u64,
+    checkers: Bitboard,
+    pin_diag: Bitboard,
+    pin_orth: Bitboard,
+    /// The castling rook of each right (`color * 2 + side`); meaningful while the right is held.
+    castle_rooks: [Square; 4],
+    side: Color,
+    ep: Option<Square>,
+    castling: CastlingRights,
+    halfmove: u16,
+    fullmove: u16,
+    chess960: bool,
+}
+
+static_assertions::const_assert!(std::mem::size_of::<Position>() <= 192);
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(Position::START_FEN).expect("the start position parses")
+    }
+
+    pub const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// An empty board with White to move (a building block for FEN parsing).
+    fn empty() -> Position {
+        Position {
+            by_type: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            board: [None; 64],
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            pin_diag: Bitboard::EMPTY,
+            pin_orth: Bitboard::EMPTY,
+            castle_rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
+            side: Color::White,
+            ep: None,
+            castling: CastlingRights(0),
+            halfmove: 0,
+            fullmove: 1,
+            chess960: false,
+        }
+    }
+
+    // ---- the one mutation point for bits, mailbox and keys ----
+
+    #[inline(always)]
+    fn toggle_keys(&mut self, piece: Piece, sq: Square) {
+        let k = zobrist::piece(piece, sq);
+        self.key ^= k;
+        if matches!(piece.piece_type(), PieceType::Pawn | PieceType::King) {
+            self.pawn_key ^= k;
+        }
+    }
+
+    #[inline(always)]
+    fn add_piece(&mut self, piece: Piece, sq: Square) {
+        self.by_type[piece.piece_type().index()] |= sq;
+        self.by_color[piece.color().index()] |= sq;
+        self.board[sq.index()] = Some(piece);
+        self.toggle_keys(piece, sq);
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        self.by_type[piece.piece_type().index()] ^= sq;
+        self.by_color[piece.color().index()] ^= sq;
+        self.board[sq.index()] = None;
+        self.toggle_keys(piece, sq);
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let bb = Bitboard::from_square(from) | to;
+        self.by_type[piece.piece_type().index()] ^= bb;
+        self.by_color[piece.color().index()] ^= bb;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(piece);
+        self.toggle_keys(piece, from);
+        self.toggle_keys(piece, to);
+    }
+
+    // ---- accessors ----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+
+    #[inline(always)]
+    pub fn colored(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn colored_pieces(&self, color: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The king square of `color` (every accepted position has exactly one king a side).
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.colored_pieces(color, PieceType::King).lsb()
+    }
+
+    /// The full Zobrist key.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The Zobrist key of pawns and kings.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// Enemy pieces giving check.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// The side to move's absolutely pinned pieces.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        (self.pin_diag | self.pin_orth) & self.colored(self.side)
+    }
+
+    /// The en-passant target square, present only when an en-passant capture is legal.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    #[inline(always)]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The rook that castles for `color` on `side`, if that right is still held.
+    pub fn castle_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        self.castling.has(color, side).then(|| self.castle_rooks[color as usize * 2 + side as usize])
+    }
+
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Whether moves are written in Chess960 form (castling as king takes rook) and FENs with
+    /// file letters where `KQkq` would be ambiguous.
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+    }
+
+    // ---- attacks ----
+
+    /// Every piece of either colour that attacks `sq`, with the given occupancy.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let diag = self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen);
+        let orth = self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
+        (pawn_attacks(Color::White, sq) & self.colored_pieces(Color::Black, PieceType::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.colored_pieces(Color::White, PieceType::Pawn))
+            | (knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (king_attacks(sq) & self.pieces(PieceType::King))
+            | (bishop_attacks(sq, occupied) & diag)
+            | (rook_attacks(sq, occupied) & orth)
+    }
+
+    /// Whether `by` attacks `sq` with the given occupancy.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.colored(by);
+        let diag = (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)) & them;
+        let orth = (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)) & them;
+        (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn) & them).is_nonempty()
+            || (knight_attacks(sq) & self.pieces(PieceType::Knight) & them).is_nonempty()
+            || (king_attacks(sq) & self.pieces(PieceType::King) & them).is_nonempty()
+            || (bishop_attacks(sq, occupied) & diag).is_nonempty()
+            || (rook_attacks(sq, occupied) & orth).is_nonempty()
+    }
+
+    /// Recomputes `checkers` and the pin rays for the side to move.
+    #[inline(always)]
+    fn update_checks_and_pins(&mut self) {
+        let us = self.side;
+        let them = !us;
+        let ksq = self.king(us);
+        let enemy = self.colored(them);
+        let own = self.colored(us);
+        let occupied = own | enemy;
+        let queens = self.pieces(PieceType::Queen);
+
+        let mut checkers = (knight_attacks(ksq) & self.pieces(PieceType::Knight) & enemy)
+            | (pawn_attacks(us, ksq) & self.pieces(PieceType::Pawn) & enemy);
+
+        let mut pin_orth = Bitboard::EMPTY;
+        for sniper in rook_attacks(ksq, enemy) & (self.pieces(PieceType::Rook) | queens) & enemy {
+            let blockers = between(ksq, sniper) & occupied;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
+                pin_orth |= between(ksq, sniper) | sniper;
+            }
+        }
+        let mut pin_diag = Bitboard::EMPTY;
+        for sniper in bishop_attacks(ksq, enemy) & (self.pieces(PieceType::Bishop) | queens) & enemy {
+            let blockers = between(ksq, sniper) & occupied;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
+                pin_diag |= between(ksq, sniper) | sniper;
+            }
+        }
+        self.checkers = checkers;
+        self.pin_orth = pin_orth;
+        self.pin_diag = pin_diag;
+    }
+
+    /// Keys computed from scratch (the incremental ones must always equal these).
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut key = zobrist::side(self.side) ^ zobrist::castling(self.castling.0);
+        let mut pawn_key = 0;
+        for sq in self.occupied() {
+            if let Some(piece) = self.board[sq.index()] {
+                let k = zobrist::piece(piece, sq);
+                key ^= k;
+                if matches!(piece.piece_type(), PieceType::Pawn | PieceType::King) {
+                    pawn_key ^= k;
+                }
+            }
+        }
+        if let Some(ep) = self.ep {
+            key ^= zobrist::ep_file(ep.file().index());
+        }
+        (key, pawn_key)
+    }
+
+    /// Checks every invariant; returns a description of the first broken one.
+    pub fn validate(&self) -> Result<(), String> {
+        for sq in Square::ALL {
+            let from_bits = PieceType::ALL
+                .iter()
+                .find(|&&pt| self.pieces(pt).has(sq))
+                .zip(Color::ALL.iter().find(|&&c| self.colored(c).has(sq)))
+                .map(|(&pt, &c)| Piece::new(c, pt));
+            if from_bits != self.board[sq.index()] {
+                return Err(format!("mailbox and bitboards disagree on {sq}"));
+            }
+        }
+        if (self.colored(Color::White) & self.colored(Color::Black)).is_nonempty() {
+            return Err("a square is in both colours".into());
+        }
+        if self.compute_keys() != (self.key, self.pawn_key) {
+            return Err("incremental key differs from the key computed from scratch".into());
+        }
+        let mut fresh = *self;
+        fresh.update_checks_and_pins();
+        if (fresh.checkers, fresh.pin_diag, fresh.pin_orth) != (self.checkers, self.pin_diag, self.pin_orth) {
+            return Err("cached checkers or pins are stale".into());
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Position {
+    /// A board diagram, then the FEN, key and checkers (the `d` command).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        for rank in Rank::ALL.iter().rev() {
+            for file in File::ALL {
+                let c = self.piece_on(Square::from_file_rank(file, *rank)).map_or(' ', Piece::to_char);
+                write!(f, " | {c}")?;
+            }
+            writeln!(f, " | {}", rank.to_char())?;
+            writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        }
+        writeln!(f, "   a   b   c   d   e   f   g   h")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.to_fen())?;
+        writeln!(f, "Key: {:016X}", self.key)?;
+        write!(f, "Checkers:")?;
+        for sq in self.checkers {
+            write!(f, " {sq}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

@@ -1,0 +1,358 @@
+//! Legal move generation, directly (no pseudo-legal filter).
+//!
+//! * Double check: king moves only. Single check: other moves must land on the check mask (the
+//!   checker or a square between it and the king).
+//! * Pinned pieces move only along their pin ray; pins are kept as two ray masks (diagonal and
+//!   orthogonal), so a diagonally pinned pawn may only capture along its ray, an orthogonally
+//!   pinned one only push along its file, and a pinned knight never moves.
+//! * King moves are tested against the attacks with the king taken off the board (so it cannot
+//!   "hide" behind itself from a slider).
+//! * En passant is tested by playing it on the occupancy (the rank pin through both pawns).
+//! * Castling (standard and Chess960): every square the king and rook cross or land on must be
+//!   empty but for the two of them, and no square on the king's path may be attacked with both of
+//!   them lifted off the board.
+//!
+//! One generator serves every use through a [`Sink`]: a list sink writes moves, a counting sink
+//! only adds popcounts (perft's bulk counting at the last ply).
+
+use super::Position;
+use crate::movelist::MoveList;
+use crate::tables::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::types::{Bitboard, CastleSide, Color, File, Move, MoveKind, PieceType, Rank, Square};
+
+/// Which moves a generator call produces.
+pub trait GenMode {
+    /// Captures (en passant included) and every promotion.
+    const NOISY: bool;
+    /// Non-captures that are not promotions (castling included).
+    const QUIET: bool;
+}
+
+/// Every legal move.
+pub struct AllMoves;
+/// Legal captures and promotions.
+pub struct Captures;
+/// Legal quiet moves: no captures, no promotions.
+pub struct Quiets;
+
+impl GenMode for AllMoves {
+    const NOISY: bool = true;
+    const QUIET: bool = true;
+}
+impl GenMode for Captures {
+    const NOISY: bool = true;
+    const QUIET: bool = false;
+}
+impl GenMode for Quiets {
+    const NOISY: bool = false;
+    const QUIET: bool = true;
+}
+
+/// Receives generated moves, as sets where it can.
+trait Sink {
+    /// A piece on `from` moving to each of `targets`; those in `enemy` are captures.
+    fn piece(&mut self, from: Square, targets: Bitboard, enemy: Bitboard);
+    /// Pawn moves of one kind to each of `targets`, each from the square `delta` below it.
+    fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
+    /// Promotions (all four pieces) to each of `targets`.
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
+    /// A single move.
+    fn one(&mut self, m: Move);
+}
+
+#[inline(always)]
+fn from_of(to: Square, delta: i8) -> Square {
+    Square::from_index_masked((to as i32 - delta as i32) as u32)
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard, enemy: Bitboard) {
+        for to in targets & enemy {
+            self.push(Move::new(from, to, MoveKind::Capture));
+        }
+        for to in targets & !enemy {
+            self.push(Move::new(from, to, MoveKind::Quiet));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(from_of(to, delta), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool) {
+        for to in targets {
+            let from = from_of(to, delta);
+            for piece in PieceType::PROMOTIONS {
+                self.push(Move::new(from, to, MoveKind::promotion(piece, capture)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without listing them.
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard, _enemy: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _delta: i8, _kind: MoveKind) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _delta: i8, _capture: bool) {
+        self.0 += 4 * targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<AllMoves>(&mut list);
+        list
+    }
+
+    /// Appends the legal moves of kind `M` to `list`.
+    #[inline]
+    pub fn generate<M: GenMode>(&self, list: &mut MoveList) {
+        self.gen::<M, _>(list, Bitboard::FULL);
+    }
+
+    /// The number of legal moves, counted without building a list.
+    #[inline]
+    pub fn count_legal(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.gen::<AllMoves, _>(&mut counter, Bitboard::FULL);
+        counter.0
+    }
+
+    /// Whether the side to move has any legal move (false: checkmate or stalemate).
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal() != 0
+    }
+
+    /// Whether `m` is legal here: for moves that come from outside the generator (a hash table,
+    /// a killer slot), which may belong to another position.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = m.from();
+        match self.piece_on(from) {
+            Some(piece) if piece.color() == self.side => {
+                let mut list = MoveList::new();
+                self.gen::<AllMoves, _>(&mut list, Bitboard::from_square(from));
+                list.contains(&m)
+            }
+            _ => false,
+        }
+    }
+
+    /// The generator behind every public entry point; `movers` restricts which pieces move.
+    #[inline(always)]
+    fn gen<M: GenMode, S: Sink>(&self, sink: &mut S, movers: Bitboard) {
+        let us = self.side;
+        let them = !us;
+        let own = self.colored(us);
+        let enemy = self.colored(them);
+        let occupied = own | enemy;
+        let ksq = self.king(us);
+
+        let mut kinds = Bitboard::EMPTY;
+        if M::NOISY {
+            kinds |= enemy;
+        }
+        if M::QUIET {
+            kinds |= !occupied;
+        }
+
+        if movers.has(ksq) {
+            let without_king = occupied ^ ksq;
+            let mut targets = Bitboard::EMPTY;
+            for to in king_attacks(ksq) & kinds {
+                if !self.is_attacked(to, them, without_king) {
+                    targets |= to;
+                }
+            }
+            sink.piece(ksq, targets, enemy);
+        }
+
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return;
+        }
+        let check_mask =
+            if checkers.is_nonempty() { between(ksq, checkers.lsb()) | checkers } else { Bitboard::FULL };
+        let mask = kinds & check_mask;
+        let (pin_diag, pin_orth) = (self.pin_diag, self.pin_orth);
+
+        let knights = self.pieces(PieceType::Knight) & own & movers & !(pin_diag | pin_orth);
+        for from in knights {
+            sink.piece(from, knight_attacks(from) & mask, enemy);
+        }
+
+        let queens = self.pieces(PieceType::Queen);
+        let diag = (self.pieces(PieceType::Bishop) | queens) & own & movers & !pin_orth;
+        for from in diag & !pin_diag {
+            sink.piece(from, bishop_attacks(from, occupied) & mask, enemy);
+        }
+        for from in diag & pin_diag {
+            sink.piece(from, bishop_attacks(from, occupied) & mask & pin_diag, enemy);
+        }
+        let orth = (self.pieces(PieceType::Rook) | queens) & own & movers & !pin_diag;
+        for from in orth & !pin_orth {
+            sink.piece(from, rook_attacks(from, occupied) & mask, enemy);
+        }
+        for from in orth & pin_orth {
+            sink.piece(from, rook_attacks(from, occupied) & mask & pin_orth, enemy);
+        }
+
+        let pawns = self.pieces(PieceType::Pawn) & own & movers;
+        if pawns.is_nonempty() {
+            self.gen_pawns::<M, S>(sink, pawns, check_mask);
+        }
+
+        if M::QUIET && checkers.is_empty() && movers.has(ksq) && self.castling.0 != 0 {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castle_rook(us, side) {
+                    if self.castling_legal(ksq, rook, side) {
+                        sink.one(Move::new(ksq, rook, MoveKind::Castle));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gen_pawns<M: GenMode, S: Sink>(&self, sink: &mut S, pawns: Bitboard, check_mask: Bitboard) {
+        let us = self.side;
+        let enemy = self.colored(!us);
+        let empty = !self.occupied();
+        let (pin_diag, pin_orth) = (self.pin_diag, self.pin_orth);
+        let last_rank = Bitboard::rank(Rank::Eighth.relative_to(us));
+        let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
+        let (push, west, east): (i8, i8, i8) = match us {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+
+        // Pushes: a diagonally pinned pawn cannot push; a file-pinned one stays on its ray.
+        let pushers = pawns & !pin_diag;
+        let single = ((pushers & !pin_orth).forward(us) | ((pushers & pin_orth).forward(us) & pin_orth)) & empty;
+        let double = (single & third_rank).forward(us) & empty & check_mask;
+        let single = single & check_mask;
+        if M::QUIET {
+            sink.pawns(single & !last_rank, push, MoveKind::Quiet);
+            sink.pawns(double, 2 * push, MoveKind::DoublePush);
+        }
+
+        if M::NOISY {
+            sink.promotions(single & last_rank, push, false);
+
+            // Captures: an orthogonally pinned pawn cannot capture; a diagonally pinned one only
+            // along its ray.
+            let capturers = pawns & !pin_orth;
+            let free = (capturers & !pin_diag).forward(us);
+            let pinned = (capturers & pin_diag).forward(us);
+            let targets = enemy & check_mask;
+            let to_west = (free.west() | (pinned.west() & pin_diag)) & targets;
+            let to_east = (free.east() | (pinned.east() & pin_diag)) & targets;
+            sink.pawns(to_west & !last_rank, west, MoveKind::Capture);
+            sink.pawns(to_east & !last_rank, east, MoveKind::Capture);
+            sink.promotions(to_west & last_rank, west, true);
+            sink.promotions(to_east & last_rank, east, true);
+
+            if let Some(ep) = self.ep {
+                for from in pawn_attacks(!us, ep) & pawns {
+                    if self.ep_capture_legal(from, ep) {
+                        sink.one(Move::new(from, ep, MoveKind::EnPassant));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
+    /// is known not to be in check).
+    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
+        let rank = ksq.rank();
+        let (king_file, rook_file) = match side {
+            CastleSide::King => (File::G, File::F),
+            CastleSide::Queen => (File::C, File::D),
+        };
+        let king_to = Square::from_file_rank(king_file, rank);
+        let rook_to = Square::from_file_rank(rook_file, rank);
+        let lifted = self.occupied() ^ ksq ^ rook;
+        let king_path = between(ksq, king_to) | king_to;
+        let must_be_empty = king_path | between(rook, rook_to) | rook_to;
+        if (must_be_empty & lifted).is_nonempty() {
+            return false;
+        }
+        let them = !self.side;
+        king_path.into_iter().all(|sq| !self.is_attacked(sq, them, lifted))
+    }
+}
+
+/// Why a UCI move string was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveParseError {
+    /// Not of the form `e2e4`, `e7e8q` (or `0000`).
+    Malformed(String),
+    /// Well-formed, but not a legal move in the position.
+    Illegal(String),
+}
+
+impl std::fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveParseError::Malformed(s) => write!(f, "malformed move '{s}'"),
+            MoveParseError::Illegal(s) => write!(f, "illegal move '{s}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveParseError {}
+
+impl Position {
+    /// The legal move written `text` in UCI notation. Castling is accepted as king takes rook
+    /// (always) and, outside Chess960 mode, also as the king's two-square step (`e1g1`).
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        let b = text.as_bytes();
+        let square = |i: usize| text.get(i..i + 2).and_then(|s| s.parse::<Square>().ok());
+        let promo_ok = match b.len() {
+            4 => true,
+            5 => matches!(b[4], b'q' | b'r' | b'b' | b'n'),
+            _ => false,
+        };
+        let (Some(from), Some(to), true) = (square(0), square(2), promo_ok) else {
+            return Err(MoveParseError::Malformed(text.to_string()));
+        };
+        let promotion = b.get(4).and_then(|&c| PieceType::from_char(c as char));
+        let mut list = MoveList::new();
+        self.gen::<AllMoves, _>(&mut list, Bitboard::from_square(from));
+        list.into_iter()
+            .find(|m| {
+                let to_matches =
+                    m.to() == to || (m.is_castle() && !self.is_chess960() && m.castle_king_to() == to);
+                m.from() == from && to_matches && m.promotion() == promotion
+            })
+            .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+}
