@@ -228,8 +228,7 @@ fn main() {
             for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
                 if slider_attacks(a, 0, dirs) & (1 << b) != 0 {
                     between[a * 64 + b] = slider_attacks(a, 1 << b, dirs) & slider_attacks(b, 1 << a, dirs);
-                    line[a * 64 + b] =
-                        (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs)) | (1 << a) | (1 << b);
+                    line[a * 64 + b] = (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs)) | (1 << a) | (1 << b);
                 }
             }
         }

@@ -121,11 +121,8 @@ fn run_suite(args: &[String]) -> Result<i32, String> {
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let lines = perft::parse_suite(&text)?;
-    let options = SuiteOptions {
-        max_depth: flags.max_depth.unwrap_or(u32::MAX),
-        threads: flags.threads,
-        hash_mb: flags.hash_mb,
-    };
+    let options =
+        SuiteOptions { max_depth: flags.max_depth.unwrap_or(u32::MAX), threads: flags.threads, hash_mb: flags.hash_mb };
     let start = std::time::Instant::now();
     let checks = perft::run_suite(&lines, &options);
     let mut out = io::stdout().lock();
@@ -136,7 +133,8 @@ fn run_suite(args: &[String]) -> Result<i32, String> {
             Ok(n) if *n == c.expected => passed += 1,
             Ok(n) => {
                 failed += 1;
-                let _ = writeln!(out, "FAIL line {}: {} depth {} expected {} got {n}", c.line, c.fen, c.depth, c.expected);
+                let _ =
+                    writeln!(out, "FAIL line {}: {} depth {} expected {} got {n}", c.line, c.fen, c.depth, c.expected);
             }
             Err(why) => {
                 skipped += 1;

@@ -270,6 +270,8 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
     if field.len() > 4 {
         return Err(bad());
     }
+    // Chess960 is recognised by the geometry (king off e, or a castling rook off a/h), not by the
+    // notation: Shredder letters for the standard setup still describe standard chess.
     let mut chess960 = false;
     for c in field.chars() {
         let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
@@ -285,7 +287,6 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             'k' => (CastleSide::King, outermost_rook(pos, color, CastleSide::King)),
             'q' => (CastleSide::Queen, outermost_rook(pos, color, CastleSide::Queen)),
             f @ 'a'..='h' => {
-                chess960 = true;
                 let file = File::from_char(f).ok_or_else(bad)?;
                 let sq = Square::from_file_rank(file, back);
                 let side = if file > ksq.file() { CastleSide::King } else { CastleSide::Queen };

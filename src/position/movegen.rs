@@ -198,8 +198,7 @@ impl Position {
         if checkers.more_than_one() {
             return;
         }
-        let check_mask =
-            if checkers.is_nonempty() { between(ksq, checkers.lsb()) | checkers } else { Bitboard::FULL };
+        let check_mask = if checkers.is_nonempty() { between(ksq, checkers.lsb()) | checkers } else { Bitboard::FULL };
         let mask = kinds & check_mask;
         let (pin_diag, pin_orth) = (self.pin_diag, self.pin_orth);
 
@@ -349,8 +348,7 @@ impl Position {
         self.gen::<AllMoves, _>(&mut list, Bitboard::from_square(from));
         list.into_iter()
             .find(|m| {
-                let to_matches =
-                    m.to() == to || (m.is_castle() && !self.is_chess960() && m.castle_king_to() == to);
+                let to_matches = m.to() == to || (m.is_castle() && !self.is_chess960() && m.castle_king_to() == to);
                 m.from() == from && to_matches && m.promotion() == promotion
             })
             .ok_or_else(|| MoveParseError::Illegal(text.to_string()))

@@ -17,9 +17,14 @@ pub enum Command {
     IsReady,
     UciNewGame,
     /// `position startpos|fen <fen> [moves <m>...]`; moves are checked when applied.
-    Position { start: Start, moves: Vec<String> },
+    Position {
+        start: Start,
+        moves: Vec<String>,
+    },
     /// `go perft <depth>`.
-    GoPerft { depth: u32 },
+    GoPerft {
+        depth: u32,
+    },
     /// `d`: print the board.
     Display,
     Help,

@@ -15,14 +15,9 @@ use command::{Command, Start};
 pub const NAME: &str = concat!("Corvid ", env!("CARGO_PKG_VERSION"));
 
 /// The state the loop keeps between commands.
+#[derive(Default)]
 pub struct Uci {
     position: Position,
-}
-
-impl Default for Uci {
-    fn default() -> Uci {
-        Uci { position: Position::startpos() }
-    }
 }
 
 /// Whether the loop should go on after a command.
@@ -125,6 +120,11 @@ pub fn print_divide(
     let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
     let mode = if hash.is_some() { format!(", hashed ({hash_mb} MB)") } else { String::new() };
-    writeln!(out, "Time: {} ms, {nps} nps, {threads} thread{}{mode}", elapsed.as_millis(), if threads == 1 { "" } else { "s" })?;
+    writeln!(
+        out,
+        "Time: {} ms, {nps} nps, {threads} thread{}{mode}",
+        elapsed.as_millis(),
+        if threads == 1 { "" } else { "s" }
+    )?;
     Ok(total)
 }

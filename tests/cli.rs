@@ -1,0 +1,115 @@
+//! Drives the `corvid` binary: perft output format, perft-suite results and exit status, the
+//! minimal UCI loop, and clear errors (never a panic) on bad arguments.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn corvid(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start corvid");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_divide_total_and_speed() {
+    let (code, out, _) = corvid(&["perft", "3"], "");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20 + 3, "{out}");
+    assert!(lines.contains(&"e2e4: 600"));
+    assert!(lines.contains(&"Nodes searched: 8902"));
+    assert!(lines.last().unwrap().contains("nps"));
+
+    let (code, out, _) =
+        corvid(&["perft", "2", "r3k2r/8/8/8/8/8/8/R3K2R", "w", "KQkq", "-", "0", "1", "--threads", "2"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("e1g1: ") && out.contains("Nodes searched: 568"), "{out}");
+
+    let (code, out, _) = corvid(&["perft", "4", "--hash", "4"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 197281") && out.contains("hashed"), "{out}");
+
+    // Chess960 output writes castling as king takes rook.
+    let (_, out, _) = corvid(&["perft", "1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "--chess960"], "");
+    assert!(out.contains("e1h1: 1") && out.contains("e1a1: 1"), "{out}");
+}
+
+#[test]
+fn bad_arguments_are_errors_not_panics() {
+    for args in [
+        &["perft"][..],
+        &["perft", "x"],
+        &["perft", "-1"],
+        &["perft", "3", "not a fen"],
+        &["perft", "3", "--threads"],
+        &["perft", "3", "--threads", "many"],
+        &["perft", "3", "--bogus"],
+        &["perft-suite"],
+        &["perft-suite", "/nonexistent/file.epd"],
+        &["frobnicate"],
+    ] {
+        let (code, _, err) = corvid(args, "");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn perft_suite_reports_and_sets_exit_status() {
+    let dir = std::env::temp_dir().join(format!("corvid-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    std::fs::write(
+        &good,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\n\
+         bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528\n",
+    )
+    .unwrap();
+    let (code, out, _) = corvid(&["perft-suite", good.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.lines().last(), Some("5 passed, 0 failed"));
+    let (code, out, _) = corvid(&["perft-suite", good.to_str().unwrap(), "--max-depth", "1", "--threads", "2"], "");
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().last(), Some("2 passed, 0 failed"));
+
+    let bad = dir.join("bad.epd");
+    std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n").unwrap();
+    let (code, out, _) = corvid(&["perft-suite", bad.to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert!(out.contains("FAIL line 1") && out.contains("depth 2 expected 401 got 400"), "{out}");
+    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn uci_loop_basics_and_bad_input() {
+    let input = "uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 1\n\
+                 position fen not/a/fen w - - 0 1\nd\nposition startpos moves e2e4 e2e4 d7d5\nd\n\
+                 xyzzy\ngo perft banana\nquit\nisready\n";
+    let (code, out, err) = corvid(&[], input);
+    assert_eq!(code, 0);
+    assert!(out.contains("id name Corvid") && out.contains("uciok") && out.contains("readyok"));
+    assert!(out.contains("Nodes searched: 29"), "{out}");
+    assert!(out.contains("info string error: bad FEN"), "{out}");
+    // The bad FEN kept the previous position (after 1.e4 e5).
+    assert!(out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
+    // The illegal second e2e4 stops the list after the first move.
+    assert!(out.contains("info string error: illegal move 'e2e4'"), "{out}");
+    assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
+    assert!(err.contains("unknown command: xyzzy"));
+    assert!(out.contains("info string error: perft depth"));
+    // Nothing after quit is answered.
+    assert_eq!(out.matches("readyok").count(), 1);
+}

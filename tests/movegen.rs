@@ -1,0 +1,118 @@
+//! Move generator invariants: the captures and quiet generators partition the legal moves,
+//! `is_legal` agrees with the generator, and UCI move text parses to the generated moves.
+
+use corvid::position::{AllMoves, Captures, MoveParseError, Quiets};
+use corvid::types::{MoveKind, Square};
+use corvid::{Move, MoveList, Position};
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+    "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1",
+    "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",
+];
+
+fn sorted(list: &MoveList) -> Vec<u16> {
+    let mut v: Vec<u16> = list.iter().map(|m| m.raw()).collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn captures_and_quiets_partition_all_moves() {
+    let mut positions: Vec<Position> = FENS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    // and every position one and two plies below them
+    for _ in 0..2 {
+        let next: Vec<Position> =
+            positions.iter().flat_map(|p| p.legal_moves().into_iter().map(move |m| p.make_move(m))).collect();
+        positions.extend(next);
+    }
+    for pos in &positions {
+        let all = pos.legal_moves();
+        let (mut noisy, mut quiet) = (MoveList::new(), MoveList::new());
+        pos.generate::<Captures>(&mut noisy);
+        pos.generate::<Quiets>(&mut quiet);
+        assert!(noisy.iter().all(|m| m.is_capture() || m.is_promotion()), "{pos:?}");
+        assert!(quiet.iter().all(|m| !m.is_capture() && !m.is_promotion()), "{pos:?}");
+        let mut both = noisy.clone();
+        both.extend(quiet.iter().copied());
+        assert_eq!(sorted(&both), sorted(&all), "{pos:?}");
+        let mut dedup = sorted(&all);
+        dedup.dedup();
+        assert_eq!(dedup.len(), all.len(), "duplicates in {pos:?}");
+        assert_eq!(pos.count_legal(), all.len() as u64);
+        let mut generic = MoveList::new();
+        pos.generate::<AllMoves>(&mut generic);
+        assert_eq!(generic, all);
+        for &m in &all {
+            assert!(pos.is_legal(m), "{m:?} in {pos:?}");
+            assert_eq!(pos.parse_uci_move(&m.to_uci(pos.is_chess960()).to_string()), Ok(m));
+            assert_eq!(m.is_capture(), pos.piece_on(m.to()).is_some() && !m.is_castle() || m.is_en_passant());
+        }
+    }
+}
+
+#[test]
+fn is_legal_rejects_every_other_encoding() {
+    // All 2^16 bit patterns: exactly the generated moves are legal.
+    for fen in FENS {
+        let pos = Position::from_fen(fen).unwrap();
+        let legal = sorted(&pos.legal_moves());
+        let accepted: Vec<u16> =
+            (1..=u16::MAX).filter(|&bits| Move::from_raw(bits).is_some_and(|m| pos.is_legal(m))).collect();
+        assert_eq!(accepted, legal, "{fen}");
+    }
+}
+
+#[test]
+fn uci_move_parsing() {
+    let pos = Position::startpos();
+    assert!(matches!(pos.parse_uci_move("e2e5"), Err(MoveParseError::Illegal(_))));
+    assert!(matches!(pos.parse_uci_move("e7e5"), Err(MoveParseError::Illegal(_))));
+    for bad in ["", "e2", "e2e", "e2e4q5", "e9e4", "i2i4", "E2E4", "e2e4x", "0000", "e2-e4"] {
+        assert!(matches!(pos.parse_uci_move(bad), Err(MoveParseError::Malformed(_))), "{bad}");
+    }
+    // Castling: e1g1 and e1h1 both mean O-O in standard chess; the move is stored king-takes-rook.
+    let castle = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let m = castle.parse_uci_move("e1g1").unwrap();
+    assert_eq!((m.kind(), m.to()), (MoveKind::Castle, Square::H1));
+    assert_eq!(castle.parse_uci_move("e1h1"), Ok(m));
+    assert_eq!(castle.parse_uci_move("e1c1").unwrap().to(), Square::A1);
+    // Chess960: only king-takes-rook, so f1g1 stays a king move.
+    let frc = Position::from_fen("3k4/8/8/8/8/8/8/4RK1R w H - 0 1").unwrap();
+    assert!(frc.is_chess960());
+    assert_eq!(frc.parse_uci_move("f1g1").unwrap().kind(), MoveKind::Quiet);
+    assert_eq!(frc.parse_uci_move("f1h1").unwrap().kind(), MoveKind::Castle);
+    // Promotions need their piece letter.
+    let promo = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
+    assert!(promo.parse_uci_move("a7a8").is_err());
+    assert_eq!(promo.parse_uci_move("a7a8n").unwrap().kind(), MoveKind::PromoteKnight);
+}
+
+#[test]
+fn chess960_castling_rules() {
+    // King b1, rook a1, enemy rook on the far side: castling a-side puts the king on c1 and the
+    // rook on d1.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/RK6 w Q - 0 1").unwrap();
+    let m = pos.parse_uci_move("b1a1").unwrap();
+    let after = pos.make_move(m);
+    assert_eq!(after.to_fen(), "4k3/8/8/8/8/8/8/2KR4 b - - 1 1");
+    // The castling rook shields the king's destination from an enemy rook: not legal.
+    let pinned = Position::from_fen("4k3/8/8/8/8/8/8/1KR3r1 w K - 0 1").unwrap();
+    assert!(pinned.legal_moves().iter().all(|m| !m.is_castle()));
+    // King already on its destination (g1), rook on h1: only the rook moves.
+    let still = Position::from_fen("4k3/8/8/8/8/8/8/6KR w K - 0 1").unwrap();
+    let m = still.parse_uci_move("g1h1").unwrap();
+    assert_eq!(still.make_move(m).to_fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    // A square the king passes through is attacked: not legal; attacked square only on the rook's
+    // path: legal.
+    let through = Position::from_fen("3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+    assert!(through.legal_moves().iter().all(|m| !m.is_castle()));
+    let rook_path = Position::from_fen("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+    assert!(rook_path.legal_moves().iter().any(|m| m.is_castle()));
+}
