@@ -213,6 +213,10 @@ fn main() {
     let mut pawn = Vec::with_capacity(128);
     pawn.extend((0..64).map(|s| leaper(s, &[(-1, 1), (1, 1)])));
     pawn.extend((0..64).map(|s| leaper(s, &[(-1, -1), (1, -1)])));
+    let rook_rays: Vec<u64> = (0..64).map(|s| slider_attacks(s, 0, &ROOK_DIRS)).collect();
+    let bishop_rays: Vec<u64> = (0..64).map(|s| slider_attacks(s, 0, &BISHOP_DIRS)).collect();
+    write_array(&mut out, "ROOK_RAYS", "u64", &rook_rays);
+    write_array(&mut out, "BISHOP_RAYS", "u64", &bishop_rays);
     write_array(&mut out, "KNIGHT_ATTACKS", "u64", &knight);
     write_array(&mut out, "KING_ATTACKS", "u64", &king);
     write_array(&mut out, "PAWN_ATTACKS", "u64", &pawn);

@@ -27,7 +27,11 @@ fn slider(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
     };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     let index = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
-    Bitboard(SLIDER_ATTACKS[entry.offset + index])
+    debug_assert!(entry.offset + index < SLIDER_ATTACKS.len());
+    // SAFETY: build.rs gives each square `1 << popcount(mask)` entries starting at `offset`, all
+    // inside SLIDER_ATTACKS; `index` is below that count: `pext` yields popcount(mask) bits, and
+    // the magic index keeps the top `64 - shift == popcount(mask)` bits of the product.
+    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(entry.offset + index) })
 }
 
 /// Rook attacks from `sq` with the given occupancy.
@@ -46,6 +50,18 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 #[inline(always)]
@@ -144,5 +160,9 @@ mod tests {
         assert_eq!(line(Square::B2, Square::C3).count(), 8);
         assert!(line(Square::E1, Square::E5).has(Square::E8));
         assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
+        }
     }
 }

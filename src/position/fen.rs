@@ -307,6 +307,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         }
     }
     pos.chess960 = chess960;
+    pos.update_castle_watch();
     Ok(())
 }
 

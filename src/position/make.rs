@@ -2,7 +2,7 @@
 
 use super::{CastlingRights, Position};
 use crate::tables::{bishop_attacks, pawn_attacks, rook_attacks};
-use crate::types::{Color, Move, MoveKind, Piece, PieceType, Square};
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Square};
 use crate::zobrist;
 
 impl Position {
@@ -10,16 +10,14 @@ impl Position {
     /// `parse_uci_move`). A move that is not is a caller bug: debug builds panic on it, release
     /// builds return an unspecified (but memory-safe) position.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&self, m: Move) -> Position {
         let mut p = *self;
         let us = self.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = self.board[from.index()] else {
-            debug_assert!(false, "make_move: no piece on {from} in {self:?} for {m:?}");
-            return p;
-        };
+        debug_assert!(self.colored(us).has(from), "make_move: no own piece on {from} in {self:?} for {m:?}");
+        let piece = Piece::new(us, self.piece_type_on(from));
 
         if let Some(ep) = p.ep.take() {
             p.key ^= zobrist::ep_file(ep.file().index());
@@ -41,9 +39,7 @@ impl Position {
                 p.halfmove = 0;
             }
             MoveKind::Capture => {
-                if let Some(captured) = self.board[to.index()] {
-                    p.remove_piece(captured, to);
-                }
+                p.remove_piece(Piece::new(them, self.piece_type_on(to)), to);
                 p.move_piece(piece, from, to);
                 p.halfmove = 0;
             }
@@ -62,8 +58,8 @@ impl Position {
             }
             _ => {
                 // Promotions, with or without a capture.
-                if let Some(captured) = self.board[to.index()] {
-                    p.remove_piece(captured, to);
+                if m.is_capture() {
+                    p.remove_piece(Piece::new(them, self.piece_type_on(to)), to);
                 }
                 p.remove_piece(piece, from);
                 let promoted = m.promotion().unwrap_or(PieceType::Queen);
@@ -72,7 +68,7 @@ impl Position {
             }
         }
 
-        if p.castling.0 != 0 {
+        if (p.castle_watch & (Bitboard::from_square(from) | to)).is_nonempty() {
             p.update_castling(piece, from, to);
         }
 
@@ -108,6 +104,7 @@ impl Position {
         if rights != old {
             self.castling = CastlingRights(rights);
             self.key ^= zobrist::castling(old) ^ zobrist::castling(rights);
+            self.update_castle_watch();
         }
     }
 

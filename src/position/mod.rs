@@ -1,7 +1,9 @@
 //! The board: a `Copy` position with copy-make.
 //!
 //! Invariants (checked by [`Position::validate`] in debug builds after every make):
-//! * `by_type`, `by_color` and the `board` mailbox describe the same pieces;
+//! * `by_type` and `by_color` agree (every piece has one type and one colour); there is no
+//!   mailbox: copying it and reading it back right after byte-sized writes stalled copy-make
+//!   (store forwarding), and a branchless bitboard lookup is as fast;
 //! * `key` and `pawn_key` equal the keys computed from scratch;
 //! * `checkers` are the enemy pieces giving check to the side to move, and `pin_diag` /
 //!   `pin_orth` are the rays (king excluded, pinner included) along which the side to move has an
@@ -9,7 +11,7 @@
 //! * `ep` is set only when an en-passant capture is legal, so transpositions hash equal;
 //! * the material is one a game could reach (see `movelist` for why that bounds the move count).
 //!
-//! Bits, mailbox and keys change only in [`Position::add_piece`], [`Position::remove_piece`] and
+//! Bits and keys change only in [`Position::add_piece`], [`Position::remove_piece`] and
 //! [`Position::move_piece`], so they cannot drift apart.
 
 mod fen;
@@ -21,7 +23,9 @@ pub use movegen::{AllMoves, Captures, GenMode, MoveParseError, Quiets};
 
 use std::fmt;
 
-use crate::tables::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::tables::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
+};
 use crate::types::{Bitboard, CastleSide, Color, File, Piece, PieceType, Rank, Square};
 use crate::zobrist;
 
@@ -46,7 +50,6 @@ impl CastlingRights {
 pub struct Position {
     by_type: [Bitboard; 6],
     by_color: [Bitboard; 2],
-    board: [Option<Piece>; 64],
     key: u64,
     pawn_key: u64,
     checkers: Bitboard,
@@ -54,6 +57,8 @@ pub struct Position {
     pin_orth: Bitboard,
     /// The castling rook of each right (`color * 2 + side`); meaningful while the right is held.
     castle_rooks: [Square; 4],
+    /// The squares of the kings and rooks whose move or capture loses a held castling right.
+    castle_watch: Bitboard,
     side: Color,
     ep: Option<Square>,
     castling: CastlingRights,
@@ -62,7 +67,7 @@ pub struct Position {
     chess960: bool,
 }
 
-static_assertions::const_assert!(std::mem::size_of::<Position>() <= 192);
+static_assertions::const_assert!(std::mem::size_of::<Position>() <= 128);
 
 impl Default for Position {
     fn default() -> Position {
@@ -83,13 +88,13 @@ impl Position {
         Position {
             by_type: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
-            board: [None; 64],
             key: 0,
             pawn_key: 0,
             checkers: Bitboard::EMPTY,
             pin_diag: Bitboard::EMPTY,
             pin_orth: Bitboard::EMPTY,
             castle_rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
+            castle_watch: Bitboard::EMPTY,
             side: Color::White,
             ep: None,
             castling: CastlingRights(0),
@@ -99,7 +104,7 @@ impl Position {
         }
     }
 
-    // ---- the one mutation point for bits, mailbox and keys ----
+    // ---- the one mutation point for bits and keys ----
 
     #[inline(always)]
     fn toggle_keys(&mut self, piece: Piece, sq: Square) {
@@ -114,7 +119,6 @@ impl Position {
     fn add_piece(&mut self, piece: Piece, sq: Square) {
         self.by_type[piece.piece_type().index()] |= sq;
         self.by_color[piece.color().index()] |= sq;
-        self.board[sq.index()] = Some(piece);
         self.toggle_keys(piece, sq);
     }
 
@@ -122,7 +126,6 @@ impl Position {
     fn remove_piece(&mut self, piece: Piece, sq: Square) {
         self.by_type[piece.piece_type().index()] ^= sq;
         self.by_color[piece.color().index()] ^= sq;
-        self.board[sq.index()] = None;
         self.toggle_keys(piece, sq);
     }
 
@@ -131,8 +134,6 @@ impl Position {
         let bb = Bitboard::from_square(from) | to;
         self.by_type[piece.piece_type().index()] ^= bb;
         self.by_color[piece.color().index()] ^= bb;
-        self.board[from.index()] = None;
-        self.board[to.index()] = Some(piece);
         self.toggle_keys(piece, from);
         self.toggle_keys(piece, to);
     }
@@ -144,9 +145,29 @@ impl Position {
         self.side
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
-        self.board[sq.index()]
+        let color = if self.by_color[0].has(sq) {
+            Color::White
+        } else if self.by_color[1].has(sq) {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(Piece::new(color, self.piece_type_on(sq)))
+    }
+
+    /// The type of the piece on an occupied square, branch-free (a pawn for an empty square).
+    #[inline(always)]
+    pub fn piece_type_on(&self, sq: Square) -> PieceType {
+        let bit = |pt: PieceType| (self.by_type[pt.index()].0 >> sq as u32) as u8 & 1;
+        let index = bit(PieceType::Knight)
+            | (bit(PieceType::Bishop) * 2)
+            | (bit(PieceType::Rook) * 3)
+            | (bit(PieceType::Queen) * 4)
+            | (bit(PieceType::King) * 5);
+        PieceType::ALL[index as usize % 6]
     }
 
     #[inline(always)]
@@ -269,6 +290,17 @@ impl Position {
             || (rook_attacks(sq, occupied) & orth).is_nonempty()
     }
 
+    /// Recomputes the squares whose moves lose castling rights.
+    fn update_castle_watch(&mut self) {
+        let mut watch = Bitboard::EMPTY;
+        for (i, &rook) in self.castle_rooks.iter().enumerate() {
+            if self.castling.0 >> i & 1 != 0 {
+                watch |= Bitboard::from_square(rook) | self.king(Color::ALL[i / 2]);
+            }
+        }
+        self.castle_watch = watch;
+    }
+
     /// Recomputes `checkers` and the pin rays for the side to move.
     #[inline(always)]
     fn update_checks_and_pins(&mut self) {
@@ -284,16 +316,17 @@ impl Position {
             | (pawn_attacks(us, ksq) & self.pieces(PieceType::Pawn) & enemy);
 
         let mut pin_orth = Bitboard::EMPTY;
-        for sniper in rook_attacks(ksq, enemy) & (self.pieces(PieceType::Rook) | queens) & enemy {
+        for sniper in rook_rays(ksq) & (self.pieces(PieceType::Rook) | queens) & enemy {
             let blockers = between(ksq, sniper) & occupied;
             if blockers.is_empty() {
                 checkers |= sniper;
             } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
+                // (a lone enemy blocker is no pin; two or more blockers are none either)
                 pin_orth |= between(ksq, sniper) | sniper;
             }
         }
         let mut pin_diag = Bitboard::EMPTY;
-        for sniper in bishop_attacks(ksq, enemy) & (self.pieces(PieceType::Bishop) | queens) & enemy {
+        for sniper in bishop_rays(ksq) & (self.pieces(PieceType::Bishop) | queens) & enemy {
             let blockers = between(ksq, sniper) & occupied;
             if blockers.is_empty() {
                 checkers |= sniper;
@@ -311,7 +344,7 @@ impl Position {
         let mut key = zobrist::side(self.side) ^ zobrist::castling(self.castling.0);
         let mut pawn_key = 0;
         for sq in self.occupied() {
-            if let Some(piece) = self.board[sq.index()] {
+            if let Some(piece) = self.piece_on(sq) {
                 let k = zobrist::piece(piece, sq);
                 key ^= k;
                 if matches!(piece.piece_type(), PieceType::Pawn | PieceType::King) {
@@ -327,18 +360,24 @@ impl Position {
 
     /// Checks every invariant; returns a description of the first broken one.
     pub fn validate(&self) -> Result<(), String> {
-        for sq in Square::ALL {
-            let from_bits = PieceType::ALL
-                .iter()
-                .find(|&&pt| self.pieces(pt).has(sq))
-                .zip(Color::ALL.iter().find(|&&c| self.colored(c).has(sq)))
-                .map(|(&pt, &c)| Piece::new(c, pt));
-            if from_bits != self.board[sq.index()] {
-                return Err(format!("mailbox and bitboards disagree on {sq}"));
-            }
-        }
         if (self.colored(Color::White) & self.colored(Color::Black)).is_nonempty() {
             return Err("a square is in both colours".into());
+        }
+        let typed = self.by_type.iter().fold(Bitboard::EMPTY, |all, &bb| all | bb);
+        let overlapping = self.by_type.iter().map(|bb| bb.count()).sum::<u32>() != typed.count();
+        if typed != self.occupied() || overlapping {
+            return Err("piece-type and colour bitboards disagree".into());
+        }
+        let mut watch = Bitboard::EMPTY;
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castle_rook(color, side) {
+                    watch |= Bitboard::from_square(rook) | self.king(color);
+                }
+            }
+        }
+        if watch != self.castle_watch {
+            return Err("castling watch squares are stale".into());
         }
         if self.compute_keys() != (self.key, self.pawn_key) {
             return Err("incremental key differs from the key computed from scratch".into());

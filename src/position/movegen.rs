@@ -231,7 +231,8 @@ impl Position {
         if M::QUIET && checkers.is_empty() && movers.has(ksq) && self.castling.0 != 0 {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(us, side) {
-                    if self.castling_legal(ksq, rook, side) {
+                    // Necessary (and cheap): nothing stands between king and rook.
+                    if (between(ksq, rook) & occupied).is_empty() && self.castling_legal(ksq, rook, side) {
                         sink.one(Move::new(ksq, rook, MoveKind::Castle));
                     }
                 }
