@@ -15,7 +15,20 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        _ => pos.legal_moves().iter().map(|&m| perft(&pos.make_move(m), depth - 1)).sum(),
+        _ => pos
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                // The child is built in this frame (see `Position::play`).
+                let mut child = *pos;
+                child.play(m);
+                if depth == 2 {
+                    child.count_legal()
+                } else {
+                    perft(&child, depth - 1)
+                }
+            })
+            .sum(),
     }
 }
 

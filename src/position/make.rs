@@ -13,11 +13,24 @@ impl Position {
     #[inline(always)]
     pub fn make_move(&self, m: Move) -> Position {
         let mut p = *self;
-        let us = self.side;
+        p.play(m);
+        p
+    }
+
+    /// Plays `m` on this position in place: the core of [`Position::make_move`], for callers that
+    /// keep the child in their own frame (`let mut child = *pos; child.play(m)`). Returning the
+    /// child by value made the compiler copy it with wide loads right after narrow stores, which
+    /// stalls on store forwarding.
+    #[inline(always)]
+    pub fn play(&mut self, m: Move) {
+        #[cfg(debug_assertions)]
+        let before = *self;
+        let p = self;
+        let us = p.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
-        debug_assert!(self.colored(us).has(from), "make_move: no own piece on {from} in {self:?} for {m:?}");
-        let piece = Piece::new(us, self.piece_type_on(from));
+        debug_assert!(p.colored(us).has(from), "play: no own piece on {from} in {p:?} for {m:?}");
+        let piece = Piece::new(us, p.piece_type_on(from));
 
         if let Some(ep) = p.ep.take() {
             p.key ^= zobrist::ep_file(ep.file().index());
@@ -39,7 +52,8 @@ impl Position {
                 p.halfmove = 0;
             }
             MoveKind::Capture => {
-                p.remove_piece(Piece::new(them, self.piece_type_on(to)), to);
+                let captured = p.piece_type_on(to);
+                p.remove_piece(Piece::new(them, captured), to);
                 p.move_piece(piece, from, to);
                 p.halfmove = 0;
             }
@@ -59,7 +73,8 @@ impl Position {
             _ => {
                 // Promotions, with or without a capture.
                 if m.is_capture() {
-                    p.remove_piece(Piece::new(them, self.piece_type_on(to)), to);
+                    let captured = p.piece_type_on(to);
+                    p.remove_piece(Piece::new(them, captured), to);
                 }
                 p.remove_piece(piece, from);
                 let promoted = m.promotion().unwrap_or(PieceType::Queen);
@@ -84,8 +99,8 @@ impl Position {
             }
         }
 
-        debug_assert!(p.validate().is_ok(), "{:?} after {m:?} in {self:?}", p.validate());
-        p
+        #[cfg(debug_assertions)]
+        assert!(p.validate().is_ok(), "{:?} after {m:?} in {before:?}", p.validate());
     }
 
     /// Castling rights lost by a move of `piece` from `from` to `to`.
