@@ -167,7 +167,7 @@ impl Position {
             | (bit(PieceType::Rook) * 3)
             | (bit(PieceType::Queen) * 4)
             | (bit(PieceType::King) * 5);
-        PieceType::ALL[index as usize % 6]
+        PieceType::from_index_wrapping(index)
     }
 
     #[inline(always)]

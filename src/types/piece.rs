@@ -63,6 +63,13 @@ impl PieceType {
         self as usize
     }
 
+    /// The piece type with index `index % 6`.
+    #[inline(always)]
+    pub const fn from_index_wrapping(index: u8) -> PieceType {
+        // SAFETY: `PieceType` is `repr(u8)` with exactly the discriminants 0..=5.
+        unsafe { std::mem::transmute::<u8, PieceType>(index % 6) }
+    }
+
     /// The lower-case letter (`p n b r q k`).
     pub const fn to_char(self) -> char {
         match self {
@@ -116,7 +123,9 @@ impl Piece {
 
     #[inline(always)]
     pub const fn new(color: Color, piece_type: PieceType) -> Piece {
-        Piece::ALL[color as usize * 6 + piece_type as usize]
+        // SAFETY: `Piece` is `repr(u8)` with exactly the discriminants 0..=11; `color` is 0 or 1
+        // and `piece_type` 0..=5, so `color * 6 + piece_type` is one of them.
+        unsafe { std::mem::transmute::<u8, Piece>(color as u8 * 6 + piece_type as u8) }
     }
 
     #[inline(always)]
@@ -130,7 +139,7 @@ impl Piece {
 
     #[inline(always)]
     pub const fn piece_type(self) -> PieceType {
-        PieceType::ALL[self as usize % 6]
+        PieceType::from_index_wrapping(self as u8)
     }
 
     #[inline(always)]
