@@ -19,9 +19,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             .legal_moves()
             .iter()
             .map(|&m| {
-                // The child is built in this frame (see `Position::play`).
                 let mut child = *pos;
-                child.play(m);
+                pos.make_move_into(m, &mut child);
                 if depth == 2 {
                     child.count_legal()
                 } else {

@@ -13,24 +13,40 @@ impl Position {
     #[inline(always)]
     pub fn make_move(&self, m: Move) -> Position {
         let mut p = *self;
-        p.play(m);
+        self.make_move_into(m, &mut p);
         p
     }
 
-    /// Plays `m` on this position in place: the core of [`Position::make_move`], for callers that
-    /// keep the child in their own frame (`let mut child = *pos; child.play(m)`). Returning the
-    /// child by value made the compiler copy it with wide loads right after narrow stores, which
-    /// stalls on store forwarding.
+    /// Plays `m` on this position in place (see [`Position::make_move_into`]).
     #[inline(always)]
     pub fn play(&mut self, m: Move) {
+        let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
+        self.apply(m, moved, captured);
+    }
+
+    /// Writes the position after `m` into `out`: the form for hot loops. The child is built in the
+    /// caller's frame, and everything read from the board is read from `self` before the copy.
+    /// (Returning the child by value, or reading the copy right after writing it, made the CPU
+    /// wait on store forwarding: a wide store followed by narrow loads of the same bytes.)
+    #[inline(always)]
+    pub fn make_move_into(&self, m: Move, out: &mut Position) {
+        let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
+        *out = *self;
+        out.apply(m, moved, captured);
+    }
+
+    /// The body of every make: `moved` is the type on `from`, `captured` the type on `to` (read
+    /// only for captures).
+    #[inline(always)]
+    fn apply(&mut self, m: Move, moved: PieceType, captured: PieceType) {
         #[cfg(debug_assertions)]
         let before = *self;
         let p = self;
         let us = p.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
-        debug_assert!(p.colored(us).has(from), "play: no own piece on {from} in {p:?} for {m:?}");
-        let piece = Piece::new(us, p.piece_type_on(from));
+        debug_assert!(p.colored(us).has(from), "apply: no own piece on {from} in {p:?} for {m:?}");
+        let piece = Piece::new(us, moved);
 
         if let Some(ep) = p.ep.take() {
             p.key ^= zobrist::ep_file(ep.file().index());
@@ -52,7 +68,6 @@ impl Position {
                 p.halfmove = 0;
             }
             MoveKind::Capture => {
-                let captured = p.piece_type_on(to);
                 p.remove_piece(Piece::new(them, captured), to);
                 p.move_piece(piece, from, to);
                 p.halfmove = 0;
@@ -73,7 +88,6 @@ impl Position {
             _ => {
                 // Promotions, with or without a capture.
                 if m.is_capture() {
-                    let captured = p.piece_type_on(to);
                     p.remove_piece(Piece::new(them, captured), to);
                 }
                 p.remove_piece(piece, from);
