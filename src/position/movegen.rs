@@ -225,7 +225,10 @@ impl Position {
 
         let pawns = self.pieces(PieceType::Pawn) & own & movers;
         if pawns.is_nonempty() {
-            self.gen_pawns::<M, S>(sink, pawns, check_mask);
+            match us {
+                Color::White => self.gen_pawns::<M, S, true>(sink, pawns, check_mask),
+                Color::Black => self.gen_pawns::<M, S, false>(sink, pawns, check_mask),
+            }
         }
 
         if M::QUIET && checkers.is_empty() && movers.has(ksq) && self.castling.0 != 0 {
@@ -240,9 +243,10 @@ impl Position {
         }
     }
 
+    /// Pawn moves, specialised on the side to move (`WHITE`) so shifts and ranks are constants.
     #[inline(always)]
-    fn gen_pawns<M: GenMode, S: Sink>(&self, sink: &mut S, pawns: Bitboard, check_mask: Bitboard) {
-        let us = self.side;
+    fn gen_pawns<M: GenMode, S: Sink, const WHITE: bool>(&self, sink: &mut S, pawns: Bitboard, check_mask: Bitboard) {
+        let us = if WHITE { Color::White } else { Color::Black };
         let enemy = self.colored(!us);
         let empty = !self.occupied();
         let (pin_diag, pin_orth) = (self.pin_diag, self.pin_orth);
