@@ -277,17 +277,18 @@ impl Position {
             | (rook_attacks(sq, occupied) & orth)
     }
 
-    /// Whether `by` attacks `sq` with the given occupancy.
+    /// Whether `by` attacks `sq` with the given occupancy. Branch-free: all five lookups are
+    /// made and combined, which beats early exits whose branches the CPU cannot predict.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.colored(by);
-        let diag = (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)) & them;
-        let orth = (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)) & them;
-        (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn) & them).is_nonempty()
-            || (knight_attacks(sq) & self.pieces(PieceType::Knight) & them).is_nonempty()
-            || (king_attacks(sq) & self.pieces(PieceType::King) & them).is_nonempty()
-            || (bishop_attacks(sq, occupied) & diag).is_nonempty()
-            || (rook_attacks(sq, occupied) & orth).is_nonempty()
+        let queens = self.pieces(PieceType::Queen);
+        let diag = (self.pieces(PieceType::Bishop) | queens) & them;
+        let orth = (self.pieces(PieceType::Rook) | queens) & them;
+        let leapers = (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn))
+            | (knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (king_attacks(sq) & self.pieces(PieceType::King));
+        ((leapers & them) | (bishop_attacks(sq, occupied) & diag) | (rook_attacks(sq, occupied) & orth)).is_nonempty()
     }
 
     /// Recomputes the squares whose moves lose castling rights.
