@@ -13,6 +13,7 @@ pub mod movelist;
 pub mod perft;
 pub mod position;
 pub mod tables;
+pub mod tt;
 pub mod types;
 pub mod uci;
 pub mod zobrist;

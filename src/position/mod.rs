@@ -17,6 +17,7 @@
 mod fen;
 mod make;
 mod movegen;
+mod see;
 
 pub use fen::FenError;
 pub use movegen::{AllMoves, Captures, GenMode, MoveParseError, Quiets};

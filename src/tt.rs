@@ -1,0 +1,295 @@
+//! The transposition table, shared by every search thread.
+//!
+//! Sound without locks: an entry is two `AtomicU64` words, `key ^ data` and `data`. A probe loads
+//! both (relaxed) and accepts the entry only if their XOR is the probed key, so an entry torn by
+//! two threads writing at once reads as a miss instead of as a wrong move or score. Probes return
+//! a copy; the caller still validates the move (`Position::is_legal`) before playing it.
+//!
+//! Layout: buckets of four 16-byte entries, one cache line each. Replacement keeps, per bucket,
+//! the entry worth most: same key first, else the lowest `depth - 4 * age`. `age` is a 6-bit
+//! generation bumped at every new search, so entries from old searches are replaced first.
+//!
+//! Data word: move (16 bits) | score (16) | static eval (16) | depth (8) | bound (2) | age (6).
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use static_assertions::const_assert_eq;
+
+use crate::types::Move;
+
+/// The largest |score| that is a mate score: mates within `MAX_PLY` plies.
+pub const MATE: i32 = 32_000;
+/// The longest search line.
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Bound {
+    /// No information (an empty entry).
+    None = 0,
+    /// The true value is at most the score (fail low).
+    Upper = 1,
+    /// The true value is at least the score (fail high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A copy of a table entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    /// Score, already adjusted to the probing ply for mates.
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    words: [[AtomicU64; 2]; 4],
+}
+
+const_assert_eq!(std::mem::size_of::<Bucket>(), 64);
+
+/// A mate score as stored: relative to the node, not to the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of `mb` mebibytes (at least one bucket). Returns `None` if the memory cannot be
+    /// allocated, so the caller can keep its old table.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).ok()?;
+        buckets.resize_with(count, Bucket::default);
+        Some(TranspositionTable { buckets, age: AtomicU8::new(0) })
+    }
+
+    /// A table of `mb` mebibytes; panics only if the allocation fails.
+    pub fn new(mb: usize) -> TranspositionTable {
+        Self::try_new(mb).expect("transposition table allocation")
+    }
+
+    /// Size in MiB.
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
+        }
+        *self.age.get_mut() = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store((age + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any bucket count without a modulo.
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key`.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is only a hint; `ptr` points into our own live allocation.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks `key` up; the score comes back adjusted to `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for entry in &self.bucket(key).words {
+            let data = entry[1].load(Ordering::Relaxed);
+            if entry[0].load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let e = unpack(data);
+                return Some(TtEntry { score: score_from_tt(e.score, ply), ..e });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result (`score` relative to the root at `ply`). An existing entry of the
+    /// same key keeps its move when the new result has none.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
+        let age = self.age.load(Ordering::Relaxed) as i32;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, entry) in bucket.words.iter().enumerate() {
+            let data = entry[1].load(Ordering::Relaxed);
+            let check = entry[0].load(Ordering::Relaxed);
+            if check ^ data == key || data == 0 {
+                victim = i;
+                break;
+            }
+            let e = unpack(data);
+            let entry_age = (data >> 58) as i32;
+            let stale = (age - entry_age) & 63;
+            let worth = e.depth - 4 * stale;
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        let slot = &bucket.words[victim];
+        let old = slot[1].load(Ordering::Relaxed);
+        let same_key = slot[0].load(Ordering::Relaxed) ^ old == key && old != 0;
+        if same_key {
+            let e = unpack(old);
+            // Keep a deeper exact-ish result of the same search unless this one is exact.
+            if bound != Bound::Exact && e.depth > depth + 3 && (old >> 58) as i32 == age {
+                return;
+            }
+        }
+        let mv = mv.or_else(|| same_key.then(|| unpack(old).mv).flatten());
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, age as u64);
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for entry in &bucket.words {
+                let data = entry[1].load(Ordering::Relaxed);
+                if data != 0 && data >> 58 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u64) -> u64 {
+    let mv = mv.map_or(0, |m| m.raw()) as u64;
+    let score = (score.clamp(-MATE, MATE) as i16 as u16) as u64;
+    let eval = (eval.clamp(-MATE, MATE) as i16 as u16) as u64;
+    let depth = depth.clamp(-1, 254) as i8 as u8 as u64;
+    mv | score << 16 | eval << 32 | depth << 48 | (bound as u64) << 56 | (age & 63) << 58
+}
+
+fn unpack(data: u64) -> TtEntry {
+    TtEntry {
+        mv: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: (data >> 48) as u8 as i8 as i32,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveKind, Square};
+
+    #[test]
+    fn store_probe_and_mate_adjustment() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+        tt.store(0x1234_5678_9ABC_DEF0, Some(m), 57, -12, 7, Bound::Exact, 3);
+        let e = tt.probe(0x1234_5678_9ABC_DEF0, 3).unwrap();
+        assert_eq!(e, TtEntry { mv: Some(m), score: 57, eval: -12, depth: 7, bound: Bound::Exact });
+        assert_eq!(tt.probe(0x1234_5678_9ABC_DEF1, 3), None);
+
+        // Mate in 5 plies from the root, found at ply 3: stored as mate in 2 from the node, and
+        // read back at ply 1 as mate in 3 from the root.
+        let mate = MATE - 5;
+        tt.store(42, None, mate, 0, 4, Bound::Lower, 3);
+        assert_eq!(tt.probe(42, 3).unwrap().score, mate);
+        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+        tt.store(43, None, -mate, 0, 4, Bound::Upper, 3);
+        assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 3));
+        assert_eq!(tt.probe(43, 1).unwrap().bound, Bound::Upper);
+    }
+
+    #[test]
+    fn replacement_keeps_moves_and_prefers_current_entries() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+        tt.store(7, Some(m), 10, 0, 5, Bound::Lower, 0);
+        tt.store(7, None, 20, 0, 6, Bound::Upper, 0);
+        assert_eq!(tt.probe(7, 0).unwrap().mv, Some(m), "a result without a move keeps the old move");
+        assert!(tt.hashfull() <= 1000);
+        let mut tt = tt;
+        tt.clear();
+        assert_eq!(tt.probe(7, 0), None);
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn table_is_shared_across_threads() {
+        static_assertions::assert_impl_all!(TranspositionTable: Sync, Send);
+        let tt = TranspositionTable::new(1);
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for k in 0..20_000u64 {
+                        let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ t;
+                        tt.store(key, None, (k % 100) as i32, 0, (k % 20) as i32, Bound::Exact, 0);
+                        if let Some(e) = tt.probe(key, 0) {
+                            assert_eq!(e.score, (k % 100) as i32);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
