@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::perft::{self, SuiteOptions};
 use crate::position::Position;
-use crate::uci::{self, Uci};
+use crate::uci::{self, Engine};
 
 /// The text of `corvid help` and of `help` in the UCI loop.
 pub const HELP: &str = "\
@@ -16,13 +16,24 @@ Command line:
                                           count leaf nodes, one line per root move
   corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
                                           check every ';Dk n' entry of an EPD perft suite
+  corvid bench [depth]                    fixed-depth search of 44 positions; last line
+                                          '<N> nodes <M> nps' (N is the search's signature)
   corvid help                             this text
 
-UCI commands (besides the standard ones):
-  uci, isready, ucinewgame, position startpos|fen <fen> [moves ...], quit
+UCI commands:
+  uci, debug [on|off], isready, setoption name <name> [value <v>], register, ucinewgame,
+  position startpos|fen <fen> [moves <m>...],
+  go [searchmoves <m>...] [ponder] [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>]
+     [movestogo <n>] [depth <n>] [nodes <n>] [mate <n>] [movetime <ms>] [infinite],
+  stop, ponderhit, quit
+Extensions:
   go perft <depth>                        perft from the current position
   d                                       show the board, FEN, key and checkers
+  eval                                    the static evaluation, term by term
+  bench [depth]                           as 'corvid bench'
   help                                    this text
+Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
+  Move Overhead (ms, 0-5000).
 ";
 
 /// Runs the command line; returns the process exit status.
@@ -31,6 +42,7 @@ pub fn main(args: Vec<String>) -> i32 {
         None => run_uci(),
         Some("perft") => run_perft(&args[1..]),
         Some("perft-suite") => run_suite(&args[1..]),
+        Some("bench") => run_bench(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             Ok(0)
@@ -55,8 +67,20 @@ fn run_uci() -> Result<i32, String> {
     if stdin.is_terminal() {
         println!("{} by the Corvid developers (type 'help' for commands)", uci::NAME);
     }
-    let mut out = io::stdout().lock();
-    Uci::default().run(stdin.lock(), &mut out).map_err(|e| e.to_string())?;
+    Engine::default().run(stdin.lock());
+    Ok(0)
+}
+
+fn run_bench(args: &[String]) -> Result<i32, String> {
+    let depth = match args {
+        [] => crate::bench::DEFAULT_DEPTH,
+        [d] => match d.parse::<u32>() {
+            Ok(d) if (1..=64).contains(&d) => d,
+            _ => return Err(format!("bench depth must be a number from 1 to 64, not '{d}'")),
+        },
+        _ => return Err("usage: corvid bench [depth]".into()),
+    };
+    crate::bench::run(depth, &mut io::stdout().lock());
     Ok(0)
 }
 

@@ -8,10 +8,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod cli;
+pub mod eval;
 pub mod movelist;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod tables;
 pub mod tt;
 pub mod types;

@@ -21,6 +21,7 @@ mod see;
 
 pub use fen::FenError;
 pub use movegen::{AllMoves, Captures, GenMode, MoveParseError, Quiets};
+pub use see::SEE_VALUES;
 
 use std::fmt;
 

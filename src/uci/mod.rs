@@ -1,23 +1,70 @@
-//! The UCI front: reads commands, keeps the current position, writes answers.
+//! The UCI front: reads commands, keeps the game, runs searches on a thread of their own, and
+//! writes every line of protocol text.
 //!
-//! This layer owns all protocol text; the engine below reports through return values.
+//! The loop never blocks on a search: `isready` is answered at once, `stop`, `ponderhit` and
+//! `quit` reach the search through atomics. Commands that change what a search reads (`position`,
+//! `setoption`, `ucinewgame`, a new `go`) first stop and join a running search, so its state is
+//! never changed under it and exactly one `bestmove` is written per `go`.
 
 pub mod command;
+pub mod options;
 
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crate::perft;
 use crate::position::Position;
-use command::{Command, Start};
+use crate::search::{Clock, Iteration, Limits, NodeCounter, Reporter, Score, ScoreBound, Shared, Silent, Worker};
+use crate::tt::TranspositionTable;
+use crate::types::{Color, Move};
+use command::{Command, Go, Start};
+use options::{Change, Options};
 
 /// Engine name and version for `id name` and the banner.
 pub const NAME: &str = concat!("Corvid ", env!("CARGO_PKG_VERSION"));
 
-/// The state the loop keeps between commands.
-#[derive(Default)]
-pub struct Uci {
+/// Writes one line to standard output and flushes it (lines from the search thread and the loop
+/// never interleave: `println!` holds the stdout lock for the whole line).
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+struct Running {
+    handle: JoinHandle<Vec<Worker>>,
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+}
+
+/// The engine as the protocol sees it.
+pub struct Engine {
     position: Position,
+    /// Keys of the game's positions before `position`, oldest first (for repetitions).
+    history: Vec<u64>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    workers: Vec<Worker>,
+    running: Option<Running>,
+    debug: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        let options = Options::default();
+        Engine {
+            position: Position::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            workers: vec![Worker::new(0)],
+            options,
+            running: None,
+            debug: false,
+        }
+    }
 }
 
 /// Whether the loop should go on after a command.
@@ -27,70 +74,284 @@ pub enum Flow {
     Quit,
 }
 
-impl Uci {
+impl Engine {
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
-    /// Runs the loop until `quit` or the end of input.
-    pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+    /// Runs the loop until `quit` or the end of input (which counts as `quit`).
+    pub fn run(&mut self, input: impl BufRead) {
         for line in input.lines() {
-            let line = line?;
-            if self.handle(&line, out)? == Flow::Quit {
-                break;
+            let Ok(line) = line else { break };
+            if self.handle(&line) == Flow::Quit {
+                return;
             }
-            out.flush()?;
         }
-        Ok(())
+        self.finish_search();
     }
 
     /// Handles one line of input.
-    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<Flow> {
+    pub fn handle(&mut self, line: &str) -> Flow {
         match command::parse(line) {
             Command::Uci => {
-                writeln!(out, "id name {NAME}")?;
-                writeln!(out, "id author the Corvid developers")?;
-                writeln!(out, "uciok")?;
+                say(&format!("id name {NAME}"));
+                say("id author the Corvid developers");
+                for option in self.options.declarations() {
+                    say(&option);
+                }
+                say("uciok");
             }
-            Command::IsReady => writeln!(out, "readyok")?,
-            Command::UciNewGame => self.position = Position::startpos(),
-            Command::Position { start, moves } => self.set_position(start, &moves, out)?,
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => say("readyok"),
+            Command::Register => {}
+            Command::SetOption { name, value } => {
+                self.finish_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::UciNewGame => {
+                self.finish_search();
+                if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                    tt.clear();
+                }
+                self.workers.iter_mut().for_each(Worker::clear);
+                self.position = Position::startpos();
+                self.position.set_chess960(self.options.chess960);
+                self.history.clear();
+            }
+            Command::Position { start, moves } => {
+                self.finish_search();
+                self.set_position(start, &moves);
+            }
+            Command::Go(go) => {
+                self.finish_search();
+                self.go(go);
+            }
             Command::GoPerft { depth } => {
-                print_divide(&self.position, depth, 1, 0, out)?;
+                self.finish_search();
+                let _ = print_divide(&self.position, depth, 1, 0, &mut std::io::stdout().lock());
             }
-            Command::Display => writeln!(out, "{}", self.position)?,
-            Command::Help => write!(out, "{}", crate::cli::HELP)?,
-            Command::Quit => return Ok(Flow::Quit),
-            Command::Invalid(why) => writeln!(out, "info string error: {why}")?,
+            Command::Stop => self.finish_search(),
+            Command::PonderHit => {
+                if let Some(running) = &self.running {
+                    running.pondering.store(false, Ordering::Release);
+                }
+            }
+            Command::Quit => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            Command::Display => say(&self.position.to_string()),
+            Command::Eval => say(&crate::eval::describe(&self.position)),
+            Command::Bench { depth } => {
+                self.finish_search();
+                crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), &mut std::io::stdout().lock());
+            }
+            Command::Help => say(crate::cli::HELP.trim_end()),
+            Command::Invalid(why) => say(&format!("info string error: {why}")),
             Command::Unknown(text) => eprintln!("unknown command: {text}"),
             Command::Empty => {}
         }
-        Ok(Flow::Continue)
+        Flow::Continue
+    }
+
+    /// Stops a running search, waits for it (it writes its `bestmove`) and takes its workers back.
+    fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.pondering.store(false, Ordering::Release);
+            running.stop.store(true, Ordering::Release);
+            match running.handle.join() {
+                Ok(workers) => self.workers = workers,
+                Err(_) => {
+                    // A search thread cannot panic in a correct build; if it did, start afresh.
+                    say("info string error: search thread failed; state reset");
+                    self.workers = (0..self.options.threads).map(Worker::new).collect();
+                }
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(Change::Stored) => {
+                let n = self.options.threads;
+                if self.workers.len() != n {
+                    self.workers.truncate(n);
+                    while self.workers.len() < n {
+                        self.workers.push(Worker::new(self.workers.len()));
+                    }
+                }
+                self.position.set_chess960(self.options.chess960 || self.position.is_chess960());
+            }
+            Ok(Change::Resize(mb)) => match TranspositionTable::try_new(mb) {
+                Some(tt) => {
+                    self.tt = Arc::new(tt);
+                    self.options.hash_mb = mb;
+                }
+                None => say(&format!("info string error: cannot allocate {mb} MB of hash; table kept")),
+            },
+            Ok(Change::ClearHash) => {
+                if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                    tt.clear();
+                }
+            }
+            Err(why) => say(&format!("info string error: {why}")),
+        }
     }
 
     /// `position`: a bad FEN keeps the previous position; an illegal move stops the move list at
     /// the last legal move. Both are reported.
-    fn set_position(&mut self, start: Start, moves: &[String], out: &mut impl Write) -> std::io::Result<()> {
+    fn set_position(&mut self, start: Start, moves: &[String]) {
         let mut pos = match start {
             Start::StartPos => Position::startpos(),
             Start::Fen(fen) => match Position::from_fen(&fen) {
                 Ok(pos) => pos,
-                Err(e) => return writeln!(out, "info string error: bad FEN '{fen}': {e}"),
+                Err(e) => return say(&format!("info string error: bad FEN '{fen}': {e}; position unchanged")),
             },
         };
+        pos.set_chess960(self.options.chess960 || pos.is_chess960());
+        let mut history = Vec::with_capacity(moves.len());
         for text in moves {
             match pos.parse_uci_move(text) {
-                Ok(m) => pos = pos.make_move(m),
+                Ok(m) => {
+                    history.push(pos.key());
+                    pos = pos.make_move(m);
+                }
                 Err(e) => {
-                    writeln!(out, "info string error: {e}; position kept after the last legal move")?;
+                    say(&format!("info string error: {e}; position kept after the last legal move"));
                     break;
                 }
             }
         }
         self.position = pos;
-        Ok(())
+        self.history = history;
     }
+
+    fn go(&mut self, go: Go) {
+        let pos = self.position;
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_uci_move(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => say(&format!("info string error: searchmoves: {e}; ignored")),
+            }
+        }
+        let ms = Duration::from_millis;
+        let (mine, theirs) = match pos.side_to_move() {
+            Color::White => ((go.wtime, go.winc), (go.btime, go.binc)),
+            Color::Black => ((go.btime, go.binc), (go.wtime, go.winc)),
+        };
+        // Only the other side's clock given: assume ours is the same.
+        let (time, inc) = if mine.0.is_some() { mine } else { theirs };
+        let clock = time.map(|t| Clock {
+            time: ms(t.min(u32::MAX as u64)),
+            increment: ms(inc.unwrap_or(0).min(u32::MAX as u64)),
+            moves_to_go: go.movestogo.filter(|&m| m > 0),
+        });
+        let unlimited = clock.is_none() && go.depth.is_none() && go.nodes.is_none() && go.movetime.is_none();
+        let limits = Limits {
+            depth: go.depth.map(|d| d.clamp(1, 127) as i32),
+            nodes: go.nodes,
+            movetime: go.movetime.map(|t| ms(t.min(u32::MAX as u64))),
+            mate: go.mate.filter(|&m| m > 0),
+            clock,
+            infinite: go.infinite || (unlimited && go.mate.is_none()),
+        };
+        let wait_for_stop = go.infinite || go.ponder;
+        let stop = Arc::new(AtomicBool::new(false));
+        let pondering = Arc::new(AtomicBool::new(go.ponder));
+        let tt = Arc::clone(&self.tt);
+        let history = self.history.clone();
+        let overhead = ms(self.options.move_overhead_ms);
+        let mut workers = std::mem::take(&mut self.workers);
+        let chess960 = pos.is_chess960();
+        let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));
+        tt.new_search();
+
+        let handle = std::thread::Builder::new().name("search".into()).stack_size(16 << 20).spawn(move || {
+            let counters: Vec<NodeCounter> = workers.iter().map(|_| NodeCounter::default()).collect();
+            let shared = Shared { tt: &tt, stop: &thread_stop, pondering: &thread_pondering, counters: &counters };
+            let helper_limits = Limits { depth: limits.depth, infinite: true, ..Limits::default() };
+            let result = std::thread::scope(|s| {
+                let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+                for helper in helpers {
+                    let (shared, helper_limits, searchmoves) = (&shared, &helper_limits, &searchmoves);
+                    let history = &history;
+                    std::thread::Builder::new()
+                        .stack_size(16 << 20)
+                        .spawn_scoped(s, move || {
+                            helper.search(&pos, history, helper_limits, overhead, searchmoves, shared, &mut Silent)
+                        })
+                        .expect("spawn a helper thread");
+                }
+                let mut printer = InfoPrinter { chess960 };
+                let result = main.search(&pos, &history, &limits, overhead, &searchmoves, &shared, &mut printer);
+                // After `go infinite` or `go ponder`, the answer waits for `stop` / `ponderhit`.
+                while wait_for_stop
+                    && !thread_stop.load(Ordering::Acquire)
+                    && (limits.infinite || thread_pondering.load(Ordering::Acquire))
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                thread_stop.store(true, Ordering::Release);
+                result
+            });
+            let text = match result.best {
+                Some(best) => match result.ponder {
+                    Some(p) => format!("bestmove {} ponder {}", best.to_uci(chess960), p.to_uci(chess960)),
+                    None => format!("bestmove {}", best.to_uci(chess960)),
+                },
+                None => "bestmove 0000".to_string(),
+            };
+            say(&text);
+            workers
+        });
+        match handle {
+            Ok(handle) => self.running = Some(Running { handle, stop, pondering }),
+            Err(e) => {
+                say(&format!("info string error: cannot start the search thread: {e}"));
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                let fallback = pos.legal_moves().first().map(|m| m.to_uci(chess960).to_string());
+                say(&format!("bestmove {}", fallback.unwrap_or_else(|| "0000".into())));
+            }
+        }
+    }
+}
+
+/// Formats iterations as `info` lines.
+struct InfoPrinter {
+    chess960: bool,
+}
+
+impl Reporter for InfoPrinter {
+    fn iteration(&mut self, info: &Iteration) {
+        say(&info_line(info, self.chess960));
+    }
+}
+
+/// The `info` line of one iteration.
+pub fn info_line(info: &Iteration, chess960: bool) -> String {
+    let score = match info.score {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let ms = info.time.as_millis().max(1);
+    let nps = info.nodes as u128 * 1000 / ms;
+    let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
 }
 
 /// Prints perft per root move, the total, and the speed (the `perft` output format).
@@ -120,11 +381,8 @@ pub fn print_divide(
     let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
     let mode = if hash.is_some() { format!(", hashed ({hash_mb} MB)") } else { String::new() };
-    writeln!(
-        out,
-        "Time: {} ms, {nps} nps, {threads} thread{}{mode}",
-        elapsed.as_millis(),
-        if threads == 1 { "" } else { "s" }
-    )?;
+    let plural = if threads == 1 { "" } else { "s" };
+    writeln!(out, "Time: {} ms, {nps} nps, {threads} thread{plural}{mode}", elapsed.as_millis())?;
+    out.flush()?;
     Ok(total)
 }

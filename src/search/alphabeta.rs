@@ -1,0 +1,401 @@
+//! Principal-variation negamax and quiescence search.
+//!
+//! Selectivity, each with the reason it is safe enough:
+//! * transposition cut-offs in non-PV nodes; mate-distance pruning;
+//! * reverse futility: a static eval far above beta at low depth is trusted;
+//! * null move (not in check, not twice in a row, not without pieces: zugzwang guard);
+//! * internal iterative reduction: no hash move at depth 4+ means this node was never searched
+//!   well, so search it a ply shallower first;
+//! * late-move pruning and futility pruning of quiet moves at low depth, SEE pruning of losing
+//!   moves;
+//! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
+//!   history; a reduced move that beats alpha is searched again at full depth;
+//! * check extension: a move that gives check is searched a ply deeper.
+//!
+//! Draws: repetition (twofold inside the search, threefold with the game history), the fifty-move
+//! rule, insufficient material.
+
+use std::sync::OnceLock;
+
+use arrayvec::ArrayVec;
+
+use super::picker::MovePicker;
+use super::{is_material_or_fifty_draw, Shared, Worker};
+use crate::eval;
+use crate::position::Position;
+use crate::tt::{Bound, MATE, MATE_BOUND, MAX_PLY};
+use crate::types::{Move, PieceType};
+
+const INFINITY: i32 = MATE + 1;
+
+/// Late-move reduction table, `[depth][move number]`.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    })
+}
+
+impl Worker {
+    /// The static evaluation of `pos` for the side to move.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        eval::evaluate_with(pos, &mut self.pawns)
+    }
+
+    /// Whether the position at the end of the key stack repeats an earlier one (twice inside
+    /// the search, or three times counting the game before the root).
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let len = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(len);
+        let mut seen = 0;
+        let mut i = 2;
+        while i <= reach {
+            let index = len - i;
+            if self.keys[index] == key {
+                if index >= self.root_keys {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+        shared: &Shared,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply, shared);
+        }
+        self.nodes += 1;
+        if self.check_stop(shared) {
+            return 0;
+        }
+        let root = ply == 0;
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+
+        if !root {
+            if is_material_or_fifty_draw(pos) || self.is_repetition(pos) {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { self.evaluate(pos) };
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let entry = shared.tt.probe(key, ply);
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        if let Some(e) = entry {
+            if !PV && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return e.score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.evaluate(pos)
+        };
+        // A bound from the table can sharpen the static evaluation.
+        let eval = match entry {
+            Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
+                Bound::Lower if e.score > static_eval => e.score,
+                Bound::Upper if e.score < static_eval => e.score,
+                Bound::Exact => e.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
+        self.history.clear_killers(ply + 1);
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= 8 && eval.abs() < MATE_BOUND && eval - 80 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null-move pruning.
+            let us = pos.side_to_move();
+            let pieces = pos.colored(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
+            if depth >= 3
+                && eval >= beta
+                && pieces.is_nonempty()
+                && ply >= 1
+                && self.stack[ply - 1].mv.is_some()
+                && beta.abs() < MATE_BOUND
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].mv = None;
+                self.keys.push(key);
+                let child = pos.make_null_move();
+                let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, shared);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction.
+        if depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let killers = self.history.killers(ply);
+        let mut picker = MovePicker::new(pos, tt_move, killers);
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut move_count = 0;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let side = pos.side_to_move();
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+
+        while let Some(m) = picker.next(pos, &self.history) {
+            if root && !self.root_moves.contains(&m) {
+                continue;
+            }
+            move_count += 1;
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let history = if quiet { self.history.quiet(side, m) } else { 0 };
+
+            if !root && best_score > -MATE_BOUND {
+                if quiet {
+                    if depth <= 8 && move_count > lmp_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= 8 && !pos.see_ge(m, -40 * depth * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !pos.see_ge(m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            let child = pos.make_move(m);
+            shared.tt.prefetch(child.key());
+            let gives_check = child.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            self.stack[ply].mv = Some(m);
+            self.keys.push(key);
+
+            let mut score;
+            if move_count == 1 {
+                score = -self.negamax::<PV>(&child, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node, shared);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + 2 * (PV as i32) && (quiet || !pos.see_ge(m, 0)) {
+                    r = lmr_table()[depth.min(63) as usize][move_count.min(63) as usize];
+                    r += !PV as i32;
+                    r += !improving as i32;
+                    r += cut_node as i32;
+                    r -= gives_check as i32;
+                    r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
+                    r -= history / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, shared);
+                if score > alpha && r > 0 {
+                    score = -self.negamax::<false>(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, shared);
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.negamax::<true>(&child, new_depth, -beta, -alpha, ply + 1, false, shared);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if PV {
+                        self.pv[ply][ply] = Some(m);
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        for i in ply + 1..child_len {
+                            self.pv[ply][i] = self.pv[ply + 1][i];
+                        }
+                        self.pv_len[ply] = child_len;
+                    }
+                    if alpha >= beta {
+                        if quiet {
+                            self.history.update_quiets(side, ply, depth, m, &quiets);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && Some(m) != best_move {
+                let _ = quiets.try_push(m);
+            }
+        }
+
+        if move_count == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(key, best_move, best_score, static_eval, depth, bound, ply);
+        best_score
+    }
+
+    fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        shared: &Shared,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.check_stop(shared) {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if is_material_or_fifty_draw(pos) || self.is_repetition(pos) {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate(pos) };
+        }
+
+        let key = pos.key();
+        let entry = shared.tt.probe(key, ply);
+        if let Some(e) = entry {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+                Bound::None => false,
+            };
+            if !PV && cut {
+                return e.score;
+            }
+        }
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+
+        let mut best_score = -INFINITY;
+        let mut static_eval = -INFINITY;
+        if !in_check {
+            static_eval = match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(pos),
+            };
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best_score = static_eval;
+        }
+
+        let mut picker = MovePicker::new_quiescence(pos, tt_move);
+        let mut best_move = None;
+        let mut moves = 0;
+        while let Some(m) = picker.next(pos, &self.history) {
+            moves += 1;
+            if !in_check && best_score > -MATE_BOUND {
+                // Delta pruning: even winning the victim cannot lift the score to alpha.
+                if m.promotion().is_none() && m.is_capture() {
+                    let victim = if m.is_en_passant() { PieceType::Pawn } else { pos.piece_type_on(m.to()) };
+                    let gain = crate::position::SEE_VALUES[victim.index()];
+                    if static_eval + gain + 200 <= alpha {
+                        continue;
+                    }
+                }
+                if !pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let child = pos.make_move(m);
+            self.keys.push(key);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, shared);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    if PV {
+                        self.pv[ply][ply] = Some(m);
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        for i in ply + 1..child_len {
+                            self.pv[ply][i] = self.pv[ply + 1][i];
+                        }
+                        self.pv_len[ply] = child_len;
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        shared.tt.store(key, best_move, best_score, static_eval, 0, bound, ply);
+        best_score
+    }
+}

@@ -1,0 +1,364 @@
+//! The search: iterative deepening with aspiration windows over a principal-variation negamax,
+//! quiescence with static exchange evaluation, and the usual selectivity (see `alphabeta`).
+//!
+//! Shared between threads: the transposition table, the stop flag and per-thread node counters
+//! (`Shared`). Per thread (`Worker`, kept across `go` until `ucinewgame`): killers, history, the
+//! pawn hash table and the key stack for repetitions. Only the main thread reads the clock and
+//! reports; it reports through the [`Reporter`] trait, so protocol text stays in `uci`.
+//!
+//! With one thread and a depth or node limit, the search is deterministic.
+
+mod alphabeta;
+pub mod history;
+pub mod picker;
+pub mod time;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::eval::PawnTable;
+use crate::position::Position;
+use crate::tt::{TranspositionTable, MATE, MATE_BOUND, MAX_PLY};
+use crate::types::Move;
+use history::History;
+pub use time::{Clock, Limits, TimeBudget};
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Centipawns(score)
+        }
+    }
+}
+
+/// Whether a reported score is exact or only a bound (aspiration fail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One completed (or aspiration-failed) iteration, for `info` lines.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: Score,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Where the main thread sends its progress.
+pub trait Reporter {
+    fn iteration(&mut self, info: &Iteration);
+}
+
+/// A reporter that discards everything (bench, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn iteration(&mut self, _info: &Iteration) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the root has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// A node counter on its own cache line, so threads never share one.
+#[derive(Default)]
+#[repr(align(64))]
+pub struct NodeCounter(pub AtomicU64);
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    /// Set while `go ponder` waits for `ponderhit`: no time limit applies.
+    pub pondering: &'a AtomicBool,
+    pub counters: &'a [NodeCounter],
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+struct PlyState {
+    eval: i32,
+    /// The move that led to the next ply (`None` for a null move).
+    mv: Option<Move>,
+}
+
+/// One search thread's own data, kept between searches until `ucinewgame`.
+pub struct Worker {
+    pub(crate) history: Box<History>,
+    pub(crate) pawns: PawnTable,
+    /// Keys of the game's earlier positions, then of the search path.
+    keys: Vec<u64>,
+    /// Length of the game part of `keys`.
+    root_keys: usize,
+    stack: Vec<PlyState>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    // limits of the running search
+    start: Instant,
+    budget: TimeBudget,
+    node_limit: u64,
+    is_main: bool,
+    id: usize,
+    root_moves: Vec<Move>,
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        Worker::new(0)
+    }
+}
+
+impl Worker {
+    /// A fresh worker; thread `id` 0 is the main thread.
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            history: Box::default(),
+            pawns: PawnTable::default(),
+            keys: Vec::with_capacity(1024),
+            root_keys: 0,
+            stack: vec![PlyState::default(); MAX_PLY + 8],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            start: Instant::now(),
+            budget: TimeBudget { soft: None, hard: None },
+            node_limit: u64::MAX,
+            is_main: id == 0,
+            id,
+            root_moves: Vec::new(),
+        }
+    }
+
+    /// Forgets everything learned (`ucinewgame`).
+    pub fn clear(&mut self) {
+        *self = Worker::new(self.id);
+    }
+
+    /// Searches `root` (reached after the positions whose keys are `history`, oldest first) and
+    /// returns the best move found. `searchmoves`, if not empty, restricts the root moves.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        overhead: Duration,
+        searchmoves: &[Move],
+        shared: &Shared,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.budget = TimeBudget::new(limits, overhead);
+        self.pv_len[0] = 0;
+        self.pv[0][0] = None;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.nodes = 0;
+        self.stopped = false;
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.root_keys = self.keys.len();
+        let legal = root.legal_moves();
+        self.root_moves = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
+        if self.root_moves.is_empty() {
+            self.root_moves = legal.to_vec();
+        }
+        let Some(&first) = self.root_moves.first() else {
+            return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0 };
+        };
+
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let mut result = SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0 };
+        let mut score: i32 = 0;
+        // Helper threads start at staggered depths so they explore differently.
+        let first_depth = 1 + (self.id % 2) as i32;
+        for depth in first_depth..=max_depth {
+            self.seldepth = 0;
+            let mut delta = 20;
+            let (mut alpha, mut beta) = if depth >= 4 && score.abs() < MATE_BOUND {
+                ((score - delta).max(-MATE), (score + delta).min(MATE))
+            } else {
+                (-MATE, MATE)
+            };
+            loop {
+                let s = self.negamax::<true>(root, depth, alpha, beta, 0, false, shared);
+                if self.stopped {
+                    break;
+                }
+                score = s;
+                let bound = if s <= alpha {
+                    ScoreBound::Upper
+                } else if s >= beta {
+                    ScoreBound::Lower
+                } else {
+                    ScoreBound::Exact
+                };
+                if self.is_main && bound != ScoreBound::Exact && self.start.elapsed() > Duration::from_millis(1000) {
+                    self.report(root, depth, s, bound, shared, reporter);
+                }
+                match bound {
+                    ScoreBound::Upper => {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-MATE);
+                    }
+                    ScoreBound::Lower => beta = (s + delta).min(MATE),
+                    ScoreBound::Exact => break,
+                }
+                delta += delta / 2;
+            }
+            // A stopped iteration still counts if its first (best-ordered) move was searched.
+            if !self.stopped || self.pv_len[0] > 0 {
+                let pv = self.legal_pv(root);
+                if let Some(&best) = pv.first() {
+                    result.best = Some(best);
+                    result.ponder = pv.get(1).copied();
+                    if !self.stopped {
+                        result.score = score;
+                        result.depth = depth;
+                    }
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if self.is_main {
+                self.report(root, depth, score, ScoreBound::Exact, shared, reporter);
+            }
+            if let Some(mate) = limits.mate {
+                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= mate as i32 {
+                    break;
+                }
+            }
+            if self.is_main && !shared.pondering.load(Ordering::Relaxed) {
+                if let Some(soft) = self.budget.soft {
+                    if self.start.elapsed() >= soft {
+                        break;
+                    }
+                }
+            }
+        }
+        self.flush_nodes(shared);
+        result.nodes = shared.total_nodes();
+        result
+    }
+
+    /// The principal variation, cut at the first move that is not legal where it stands (a line
+    /// copied from a node that failed high may be stale below it).
+    fn legal_pv(&self, root: &Position) -> Vec<Move> {
+        let mut pos = *root;
+        let mut pv = Vec::new();
+        for m in self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m) {
+            if !pos.is_legal(m) {
+                break;
+            }
+            pos = pos.make_move(m);
+            pv.push(m);
+        }
+        pv
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &self,
+        root: &Position,
+        depth: i32,
+        score: i32,
+        bound: ScoreBound,
+        shared: &Shared,
+        reporter: &mut dyn Reporter,
+    ) {
+        self.flush_nodes(shared);
+        let pv = self.legal_pv(root);
+        reporter.iteration(&Iteration {
+            depth,
+            seldepth: self.seldepth.max(depth as usize),
+            score: Score::from_internal(score),
+            bound,
+            nodes: shared.total_nodes(),
+            time: self.start.elapsed(),
+            hashfull: shared.tt.hashfull(),
+            pv,
+        });
+    }
+
+    fn flush_nodes(&self, shared: &Shared) {
+        if let Some(c) = shared.counters.get(self.id) {
+            c.0.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Polled at every node: the stop flag, and (main thread) the node and time limits.
+    #[inline]
+    fn check_stop(&mut self, shared: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes(shared);
+            if self.is_main && !shared.pondering.load(Ordering::Relaxed) {
+                if let Some(hard) = self.budget.hard {
+                    if self.start.elapsed() >= hard {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.stopped = shared.stop.load(Ordering::Relaxed);
+        self.stopped
+    }
+
+    /// Restarts the clock (at `ponderhit`: the time limits count from now).
+    pub fn restart_clock(&mut self) {
+        self.start = Instant::now();
+    }
+}
+
+/// Whether `pos` is a draw by the fifty-move rule or insufficient material.
+pub fn is_material_or_fifty_draw(pos: &Position) -> bool {
+    use crate::types::PieceType::*;
+    if pos.halfmove_clock() >= 100 && (!pos.in_check() || pos.has_legal_move()) {
+        return true;
+    }
+    let heavy = pos.pieces(Pawn) | pos.pieces(Rook) | pos.pieces(Queen);
+    heavy.is_empty() && (pos.pieces(Knight) | pos.pieces(Bishop)).count() <= 1
+}

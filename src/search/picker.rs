@@ -1,0 +1,269 @@
+//! The staged move picker: the hash move, then good captures and promotions (MVV-LVA, checked by
+//! SEE), the two killers, quiet moves by history, and last the captures that lose material.
+//!
+//! Every stage yields legal moves only (the generator is legal; the hash move and killers are
+//! validated with `Position::is_legal`), and no move is yielded twice.
+
+use arrayvec::ArrayVec;
+
+use super::history::History;
+use crate::movelist::{MoveList, MAX_MOVES};
+use crate::position::{AllMoves, Captures, Position, Quiets};
+use crate::types::{Move, PieceType};
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenNoisy,
+    GoodNoisy,
+    Killers,
+    GenQuiets,
+    Quiets,
+    BadNoisy,
+    Evasions,
+    Done,
+}
+
+/// Yields the moves of a node in search order.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    killer_index: usize,
+    moves: MoveList,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    index: usize,
+    bad: MoveList,
+    bad_index: usize,
+    /// Quiescence: captures and promotions only (and no bad captures).
+    noisy_only: bool,
+    skip_quiets: bool,
+}
+
+/// MVV-LVA: the most valuable victim first, then the least valuable attacker.
+fn noisy_score(pos: &Position, m: Move) -> i32 {
+    let victim = if m.is_en_passant() {
+        PieceType::Pawn
+    } else if pos.occupied().has(m.to()) {
+        pos.piece_type_on(m.to())
+    } else {
+        PieceType::Pawn
+    };
+    let victim_value = [1, 3, 3, 5, 9, 0][victim.index()] * 1024;
+    let promo = match m.promotion() {
+        Some(PieceType::Queen) => 8 * 1024,
+        Some(_) => -8 * 1024,
+        None => 0,
+    };
+    let captured = if m.is_capture() { victim_value } else { 0 };
+    captured + promo - pos.piece_type_on(m.from()).index() as i32
+}
+
+impl MovePicker {
+    /// A picker for a full-width node.
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> MovePicker {
+        let stage = if pos.in_check() { Stage::Evasions } else { Stage::TtMove };
+        MovePicker {
+            stage,
+            tt_move,
+            killers,
+            killer_index: 0,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            index: 0,
+            bad: MoveList::new(),
+            bad_index: 0,
+            noisy_only: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: good captures and promotions, or every evasion when in check.
+    pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let mut picker = MovePicker::new(pos, tt_move.filter(|m| pos.in_check() || m.is_capture()), [None; 2]);
+        picker.noisy_only = true;
+        picker
+    }
+
+    /// From now on, yield no more quiet moves (late-move and futility pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Picks the best-scored remaining move of `moves[index..]`.
+    fn select(&mut self) -> Option<Move> {
+        if self.index >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.index;
+        for i in self.index + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.index, best);
+        self.scores.swap(self.index, best);
+        self.index += 1;
+        Some(self.moves[self.index - 1])
+    }
+
+    fn is_special(&self, m: Move) -> bool {
+        Some(m) == self.tt_move || Some(m) == self.killers[0] || Some(m) == self.killers[1]
+    }
+
+    /// The next move, or `None` when the node has none left.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::GenNoisy => {
+                    pos.generate::<Captures>(&mut self.moves);
+                    self.scores = self.moves.iter().map(|&m| noisy_score(pos, m)).collect();
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.select() {
+                    Some(m) if Some(m) == self.tt_move => {}
+                    Some(m) => {
+                        if pos.see_ge(m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    None => {
+                        self.stage = if self.noisy_only { Stage::Done } else { Stage::Killers };
+                    }
+                },
+                Stage::Killers => {
+                    if self.skip_quiets || self.killer_index >= 2 {
+                        self.stage = Stage::GenQuiets;
+                        continue;
+                    }
+                    let k = self.killers[self.killer_index];
+                    self.killer_index += 1;
+                    if let Some(m) = k {
+                        if Some(m) != self.tt_move && !m.is_capture() && !m.is_promotion() && pos.is_legal(m) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.moves.clear();
+                    self.index = 0;
+                    if !self.skip_quiets {
+                        pos.generate::<Quiets>(&mut self.moves);
+                        let side = pos.side_to_move();
+                        self.scores = self.moves.iter().map(|&m| history.quiet(side, m)).collect();
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    match self.select() {
+                        Some(m) if self.is_special(m) => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadNoisy,
+                    }
+                }
+                Stage::BadNoisy => {
+                    if let Some(&m) = self.bad.get(self.bad_index) {
+                        self.bad_index += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Evasions => {
+                    if self.moves.is_empty() && self.index == 0 {
+                        pos.generate::<AllMoves>(&mut self.moves);
+                        let side = pos.side_to_move();
+                        self.scores = self
+                            .moves
+                            .iter()
+                            .map(|&m| {
+                                if Some(m) == self.tt_move {
+                                    1 << 24
+                                } else if m.is_capture() || m.is_promotion() {
+                                    (1 << 20) + noisy_score(pos, m)
+                                } else {
+                                    history.quiet(side, m)
+                                }
+                            })
+                            .collect();
+                    }
+                    match self.select() {
+                        Some(m) if self.noisy_only || !self.skip_quiets || m.is_capture() || m.is_promotion() => {
+                            return Some(m)
+                        }
+                        Some(_) => {}
+                        None => self.stage = Stage::Done,
+                    }
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
+        let history = Box::<History>::default();
+        let mut picker = MovePicker::new(pos, tt_move, killers);
+        std::iter::from_fn(|| picker.next(pos, &history)).collect()
+    }
+
+    #[test]
+    fn yields_every_legal_move_once() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+            "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            let mut expected: Vec<u16> = legal.iter().map(|m| m.raw()).collect();
+            expected.sort_unstable();
+            let other = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap().legal_moves();
+            // hash move and killers from this node, from another position, or absent
+            let candidates = [None, legal.first().copied(), legal.last().copied(), other.first().copied()];
+            for tt in candidates {
+                for k0 in candidates {
+                    let tt = tt.filter(|&m| pos.is_legal(m));
+                    let got = collect(&pos, tt, [k0, legal.get(3).copied()]);
+                    let mut raw: Vec<u16> = got.iter().map(|m| m.raw()).collect();
+                    raw.sort_unstable();
+                    assert_eq!(raw, expected, "{fen} tt {tt:?} killer {k0:?}");
+                    if let Some(t) = tt {
+                        assert_eq!(got[0], t, "hash move first");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quiescence_yields_noisy_moves_or_all_evasions() {
+        let history = Box::<History>::default();
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let mut picker = MovePicker::new_quiescence(&pos, None);
+        let got: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &history)).collect();
+        assert!(!got.is_empty() && got.iter().all(|m| m.is_capture() || m.is_promotion()));
+        assert!(got.iter().all(|&m| pos.see_ge(m, 0)), "only captures that do not lose material");
+        let check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        let mut picker = MovePicker::new_quiescence(&check, None);
+        let got: Vec<Move> = std::iter::from_fn(|| picker.next(&check, &history)).collect();
+        assert_eq!(got.len(), check.legal_moves().len());
+    }
+}

@@ -1,0 +1,114 @@
+//! Search limits and the time manager.
+//!
+//! From the clock (`wtime/btime/winc/binc/movestogo`) minus `Move Overhead` come a soft limit
+//! (no new iteration starts past it) and a hard limit (the search stops mid-iteration). `movetime`
+//! is an exact hard limit; `nodes`, `depth` and `mate` are exact limits of their own. While
+//! pondering no time limit applies; `ponderhit` starts the clock.
+
+use std::time::Duration;
+
+/// The side to move's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub time: Duration,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds one search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Search for a mate in this many moves (stop once one is found).
+    pub mate: Option<u32>,
+    pub clock: Option<Clock>,
+    /// `go infinite`: search until `stop`.
+    pub infinite: bool,
+}
+
+/// Soft and hard time limits of one search (`None`: unlimited).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// The budget for `limits`, keeping `overhead` in hand for the GUI and the pipes.
+    pub fn new(limits: &Limits, overhead: Duration) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget { soft: None, hard: None };
+        }
+        let mut budget = TimeBudget { soft: None, hard: None };
+        if let Some(clock) = limits.clock {
+            // What may be spent at all: the clock less the overhead, and never the last bit of it.
+            let left = clock.time.saturating_sub(overhead);
+            let left = left.max(clock.time.min(Duration::from_millis(1)));
+            let moves = clock.moves_to_go.map_or(30, |m| m.clamp(1, 50));
+            let base = left / moves + clock.increment * 3 / 4;
+            let soft = (base * 6 / 10).min(left * 4 / 10);
+            let hard = (base * 3).min(left * 3 / 4).max(soft);
+            budget = TimeBudget { soft: Some(soft), hard: Some(hard) };
+        }
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1).min(movetime));
+            budget.hard = Some(budget.hard.map_or(t, |h| h.min(t)));
+            budget.soft = Some(budget.soft.map_or(t, |s| s.min(t)));
+        }
+        budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let overhead = ms(10);
+        for (time, inc, mtg) in [
+            (100, 0, None),
+            (1, 0, None),
+            (0, 0, None),
+            (60_000, 600, None),
+            (8_000, 80, None),
+            (5_000, 0, Some(1)),
+            (300_000, 0, Some(40)),
+            (50, 1000, None),
+        ] {
+            let limits = Limits {
+                clock: Some(Clock { time: ms(time), increment: ms(inc), moves_to_go: mtg }),
+                ..Limits::default()
+            };
+            let b = TimeBudget::new(&limits, overhead);
+            let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+            assert!(soft <= hard, "{time} {inc} {mtg:?}");
+            assert!(hard <= ms(time).saturating_sub(overhead).max(ms(time.min(1))), "{time} {inc} {mtg:?}: {hard:?}");
+        }
+        // movestogo 1 uses a good share but not all of the clock
+        let last = TimeBudget::new(
+            &Limits {
+                clock: Some(Clock { time: ms(5000), increment: ms(0), moves_to_go: Some(1) }),
+                ..Default::default()
+            },
+            overhead,
+        );
+        assert!(last.hard.unwrap() > ms(2000) && last.hard.unwrap() < ms(4000));
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let b = TimeBudget::new(&Limits { movetime: Some(ms(500)), ..Default::default() }, ms(10));
+        assert_eq!(b.hard, Some(ms(490)));
+        let b = TimeBudget::new(&Limits { infinite: true, movetime: Some(ms(5)), ..Default::default() }, ms(10));
+        assert_eq!(b, TimeBudget { soft: None, hard: None });
+        let b = TimeBudget::new(&Limits { depth: Some(5), ..Default::default() }, ms(10));
+        assert_eq!(b, TimeBudget { soft: None, hard: None });
+    }
+}

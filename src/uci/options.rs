@@ -1,0 +1,120 @@
+//! The UCI options: their declarations (`option name ... type ...`), current values, and checked
+//! updates. A value out of range or of the wrong kind is refused with a reason and the option
+//! keeps its value.
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub ponder: bool,
+    pub chess960: bool,
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { hash_mb: 16, threads: 1, ponder: false, chess960: false, move_overhead_ms: 10 }
+    }
+}
+
+/// The largest hash accepted (MiB); an allocation that fails is reported and the old table kept.
+pub const MAX_HASH_MB: usize = 1 << 25;
+pub const MAX_THREADS: usize = 1024;
+pub const MAX_OVERHEAD_MS: u64 = 5000;
+
+/// What an accepted `setoption` asks the engine to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A value the engine reads when it next needs it.
+    Stored,
+    /// Resize the hash table to this many MiB.
+    Resize(usize),
+    /// Empty the hash table.
+    ClearHash,
+}
+
+impl Options {
+    /// The `option ...` lines of the `uci` answer.
+    pub fn declarations(&self) -> Vec<String> {
+        let d = Options::default();
+        vec![
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
+            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
+            "option name Clear Hash type button".to_string(),
+            format!("option name Ponder type check default {}", d.ponder),
+            format!("option name UCI_Chess960 type check default {}", d.chess960),
+            format!("option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}", d.move_overhead_ms),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`; names are case-insensitive.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+        let spin = |min: u64, max: u64| -> Result<u64, String> {
+            let v = value.ok_or(format!("option '{name}' needs a value from {min} to {max}"))?.trim();
+            match v.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!("option '{name}': '{v}' is not a number from {min} to {max}; unchanged")),
+            }
+        };
+        let check = || -> Result<bool, String> {
+            match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("true") => Ok(true),
+                Some("false") => Ok(false),
+                other => Err(format!("option '{name}': '{}' is not true or false; unchanged", other.unwrap_or(""))),
+            }
+        };
+        match name.trim().to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = spin(1, MAX_HASH_MB as u64)? as usize;
+                Ok(Change::Resize(mb))
+            }
+            "threads" => {
+                self.threads = spin(1, MAX_THREADS as u64)? as usize;
+                Ok(Change::Stored)
+            }
+            "clear hash" => Ok(Change::ClearHash),
+            "ponder" => {
+                self.ponder = check()?;
+                Ok(Change::Stored)
+            }
+            "uci_chess960" => {
+                self.chess960 = check()?;
+                Ok(Change::Stored)
+            }
+            "move overhead" => {
+                self.move_overhead_ms = spin(0, MAX_OVERHEAD_MS)?;
+                Ok(Change::Stored)
+            }
+            _ => Err(format!("no such option '{name}'")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked() {
+        let mut o = Options::default();
+        assert_eq!(o.set("Threads", Some("2")), Ok(Change::Stored));
+        assert_eq!(o.threads, 2);
+        assert!(o.set("Threads", Some("0")).is_err());
+        assert!(o.set("Threads", Some("two")).is_err());
+        assert!(o.set("threads", None).is_err());
+        assert_eq!(o.threads, 2, "a refused value leaves the option as it was");
+        assert_eq!(o.set("hash", Some("64")), Ok(Change::Resize(64)));
+        assert!(o.set("Hash", Some("-1")).is_err());
+        assert!(o.set("Hash", Some("99999999999999999999")).is_err());
+        assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(o.set("UCI_Chess960", Some("TRUE")), Ok(Change::Stored));
+        assert!(o.chess960);
+        assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert_eq!(o.set("Move Overhead", Some("100")), Ok(Change::Stored));
+        assert_eq!(o.move_overhead_ms, 100);
+        assert!(o.set("Move Overhead", Some("5001")).is_err());
+        assert!(o.set("Nonsense", Some("1")).is_err());
+        assert_eq!(o.declarations().len(), 6);
+    }
+}
