@@ -200,14 +200,15 @@ impl Worker {
             let quiet = !m.is_capture() && !m.is_promotion();
             let history = if quiet { self.history.quiet(side, m) } else { 0 };
 
-            if !root && best_score > -MATE_BOUND {
+            let child = pos.make_move(m);
+            let gives_check = child.in_check();
+            // Moves that give check are never pruned: mating attacks are made of them.
+            if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
                     if depth <= 8 && move_count > lmp_limit {
-                        picker.skip_quiets();
                         continue;
                     }
                     if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
-                        picker.skip_quiets();
                         continue;
                     }
                     if depth <= 8 && !pos.see_ge(m, -40 * depth * depth) {
@@ -218,9 +219,7 @@ impl Worker {
                 }
             }
 
-            let child = pos.make_move(m);
             shared.tt.prefetch(child.key());
-            let gives_check = child.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             self.stack[ply].mv = Some(m);
             self.keys.push(key);

@@ -37,7 +37,6 @@ pub struct MovePicker {
     bad_index: usize,
     /// Quiescence: captures and promotions only (and no bad captures).
     noisy_only: bool,
-    skip_quiets: bool,
 }
 
 /// MVV-LVA: the most valuable victim first, then the least valuable attacker.
@@ -74,7 +73,6 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_index: 0,
             noisy_only: false,
-            skip_quiets: false,
         }
     }
 
@@ -83,11 +81,6 @@ impl MovePicker {
         let mut picker = MovePicker::new(pos, tt_move.filter(|m| pos.in_check() || m.is_capture()), [None; 2]);
         picker.noisy_only = true;
         picker
-    }
-
-    /// From now on, yield no more quiet moves (late-move and futility pruning).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// Picks the best-scored remaining move of `moves[index..]`.
@@ -139,7 +132,7 @@ impl MovePicker {
                     }
                 },
                 Stage::Killers => {
-                    if self.skip_quiets || self.killer_index >= 2 {
+                    if self.killer_index >= 2 {
                         self.stage = Stage::GenQuiets;
                         continue;
                     }
@@ -154,24 +147,16 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.moves.clear();
                     self.index = 0;
-                    if !self.skip_quiets {
-                        pos.generate::<Quiets>(&mut self.moves);
-                        let side = pos.side_to_move();
-                        self.scores = self.moves.iter().map(|&m| history.quiet(side, m)).collect();
-                    }
+                    pos.generate::<Quiets>(&mut self.moves);
+                    let side = pos.side_to_move();
+                    self.scores = self.moves.iter().map(|&m| history.quiet(side, m)).collect();
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => {
-                    if self.skip_quiets {
-                        self.stage = Stage::BadNoisy;
-                        continue;
-                    }
-                    match self.select() {
-                        Some(m) if self.is_special(m) => {}
-                        Some(m) => return Some(m),
-                        None => self.stage = Stage::BadNoisy,
-                    }
-                }
+                Stage::Quiets => match self.select() {
+                    Some(m) if self.is_special(m) => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::BadNoisy,
+                },
                 Stage::BadNoisy => {
                     if let Some(&m) = self.bad.get(self.bad_index) {
                         self.bad_index += 1;
@@ -198,10 +183,7 @@ impl MovePicker {
                             .collect();
                     }
                     match self.select() {
-                        Some(m) if self.noisy_only || !self.skip_quiets || m.is_capture() || m.is_promotion() => {
-                            return Some(m)
-                        }
-                        Some(_) => {}
+                        Some(m) => return Some(m),
                         None => self.stage = Stage::Done,
                     }
                 }

@@ -1,0 +1,264 @@
+//! Drives the engine over UCI as a match runner would: mates found with the right `score mate N`,
+//! mated and stalemated roots, bad input, `bench` determinism, `go infinite` + `stop`, pondering,
+//! and `quit` in the middle of a search.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start corvid");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine { child, stdin, lines };
+        e.send("uci");
+        e.wait_for("uciok", 5000);
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout_ms} ms; got {seen:?}"),
+            }
+        }
+    }
+
+    /// Nothing arrives for `ms` milliseconds (returns what did arrive).
+    fn quiet_for(&mut self, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn search(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
+        self.send(position);
+        self.send(go);
+        let lines = self.wait_for("bestmove", 30_000);
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        (best, lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn last_score(lines: &[String]) -> Option<String> {
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth"))?;
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == "score")?;
+    Some(format!("{} {}", words[i + 1], words[i + 2]))
+}
+
+#[test]
+fn finds_mates_with_the_right_score() {
+    let mut e = Engine::start();
+    let cases = [
+        ("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "mate 1", "h1h8"),
+        // Mate in 2: 1.Nf6+ gxf6 2.Bxf7#
+        ("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "mate 2", "d5f6"),
+        // Mate in 3 (distance confirmed with Stockfish).
+        ("position fen r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1", "mate 3", ""),
+    ];
+    for (position, score, best) in cases {
+        let (got, lines) = e.search(position, "go depth 8");
+        assert_eq!(last_score(&lines).as_deref(), Some(score), "{position}: {lines:?}");
+        if !best.is_empty() {
+            assert_eq!(got, best, "{position}");
+        }
+    }
+    // Being mated: the score is negative for the side to move.
+    let (_, lines) =
+        e.search("position fen r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 10", "go depth 6");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate -1"), "{lines:?}");
+}
+
+#[test]
+fn mated_and_stalemated_roots_answer_0000() {
+    let mut e = Engine::start();
+    let (best, _) =
+        e.search("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "go depth 5");
+    assert_eq!(best, "0000");
+    let (best, _) = e.search("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go movetime 100");
+    assert_eq!(best, "0000");
+    // still alive and playing
+    let (best, _) = e.search("position startpos", "go depth 3");
+    assert_ne!(best, "0000");
+}
+
+#[test]
+fn bad_input_never_confuses_the_engine() {
+    let mut e = Engine::start();
+    for line in [
+        "position fen not a fen",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e7e5 g1g8",
+        "position startpos moves e2e4 zz99",
+        "setoption name Hash value banana",
+        "setoption name Threads value 0",
+        "setoption name Nope value 3",
+        "go depth x",
+        "go wtime -100 btime -100",
+        "xyzzy",
+        "",
+        "\t  ",
+    ] {
+        e.send(line);
+    }
+    e.send("isready");
+    let lines = e.wait_for("readyok", 10_000);
+    assert!(lines.iter().any(|l| l.contains("info string error")), "{lines:?}");
+    // The illegal move left the game after 1.e4 e5, and the engine still plays from there.
+    e.send("position startpos moves e2e4 e7e5 g1g8");
+    e.send("d");
+    let lines = e.wait_for("Fen:", 5000);
+    assert_eq!(lines.last().unwrap(), "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    let (best, _) = e.search("position startpos moves e2e4 e7e5 g1g8", "go depth 4");
+    assert!(best.starts_with(|c: char| ('a'..='h').contains(&c)) && best != "0000");
+    // go without a position searches the start position
+    let mut fresh = Engine::start();
+    let (best, _) = fresh.search("", "go depth 2");
+    assert!(best.len() >= 4 && best != "0000");
+}
+
+#[test]
+fn go_infinite_waits_for_stop_and_isready_answers_during_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    let early = e.quiet_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {early:?}");
+    let t = Instant::now();
+    e.send("isready");
+    e.wait_for("readyok", 1000);
+    assert!(t.elapsed() < Duration::from_millis(500), "isready must be answered at once");
+    e.send("stop");
+    let lines = e.wait_for("bestmove", 1000);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    // exactly one bestmove: nothing more arrives
+    let after = e.quiet_for(300);
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.send("stop");
+    assert!(e.quiet_for(200).is_empty(), "stop while idle writes nothing");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.quiet_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    e.send("ponderhit");
+    let lines = e.wait_for("bestmove", 3000);
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let run = |extra: &str| {
+        let mut e = Engine::start();
+        if !extra.is_empty() {
+            e.send(extra);
+        }
+        e.send("bench 6");
+        e.wait_for_nodes()
+    };
+    let a = run("");
+    assert!(a > 0);
+    assert_eq!(a, run("ucinewgame"));
+    assert_eq!(a, run("setoption name Hash value 64"));
+}
+
+impl Engine {
+    fn wait_for_nodes(&mut self) -> u64 {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let [n, "nodes", _, "nps"] = words.as_slice() {
+                return n.parse().unwrap();
+            }
+        }
+        panic!("no '<N> nodes <M> nps' line");
+    }
+}
+
+#[test]
+fn quit_ends_the_process_mid_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("quit");
+    loop {
+        if let Ok(Some(_)) = e.child.try_wait() {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_millis(500), "quit took too long");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(t.elapsed() < Duration::from_millis(200), "quit took {:?}", t.elapsed());
+}
+
+#[test]
+fn short_clocks_still_get_a_legal_move_in_time() {
+    let mut e = Engine::start();
+    for (clock, limit_ms) in [("go wtime 100 btime 100", 100), ("go wtime 20 btime 20", 40), ("go movetime 50", 80)] {
+        e.send("position startpos moves e2e4 e7e5");
+        let t = Instant::now();
+        e.send(clock);
+        let lines = e.wait_for("bestmove", 2000);
+        assert!(t.elapsed() < Duration::from_millis(limit_ms), "{clock}: {:?}", t.elapsed());
+        assert!(!lines.last().unwrap().contains("0000"));
+    }
+    // node and depth limits are exact
+    let (_, lines) = e.search("position startpos", "go depth 5");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")) && !lines.iter().any(|l| l.starts_with("info depth 6 "))
+    );
+}
