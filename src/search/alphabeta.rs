@@ -51,7 +51,7 @@ impl Worker {
 
     /// Whether the position at the end of the key stack repeats an earlier one (twice inside
     /// the search, or three times counting the game before the root).
-    fn is_repetition(&self, pos: &Position) -> bool {
+    pub(super) fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
         let len = self.keys.len();
         let reach = (pos.halfmove_clock() as usize).min(len);

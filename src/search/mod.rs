@@ -362,3 +362,79 @@ pub fn is_material_or_fifty_draw(pos: &Position) -> bool {
     let heavy = pos.pieces(Pawn) | pos.pieces(Rook) | pos.pieces(Queen);
     heavy.is_empty() && (pos.pieces(Knight) | pos.pieces(Bishop)).count() <= 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(moves: &str) -> (Position, Vec<u64>) {
+        let mut pos = Position::startpos();
+        let mut keys = Vec::new();
+        for m in moves.split_whitespace() {
+            keys.push(pos.key());
+            pos = pos.make_move(pos.parse_uci_move(m).unwrap());
+        }
+        (pos, keys)
+    }
+
+    #[test]
+    fn repetition_needs_three_in_the_game_and_two_in_the_search() {
+        let mut w = Worker::new(0);
+        // Start position again after 4 plies: a second occurrence, in the game history only.
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8");
+        w.keys = keys.clone();
+        w.root_keys = keys.len();
+        assert!(!w.is_repetition(&pos), "twofold before the root is not yet a draw");
+        // The same twofold inside the search is.
+        w.root_keys = 0;
+        assert!(w.is_repetition(&pos));
+        // A third occurrence in the game is a draw.
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+        w.keys = keys.clone();
+        w.root_keys = keys.len();
+        assert!(w.is_repetition(&pos));
+        // An irreversible move in between breaks the chain (the halfmove clock bounds the look-back).
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+        w.keys = keys;
+        w.root_keys = 0;
+        assert!(w.is_repetition(&pos));
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 e2e4");
+        w.keys = keys;
+        assert!(!w.is_repetition(&pos));
+    }
+
+    #[test]
+    fn material_and_fifty_move_draws() {
+        for (fen, draw) in [
+            ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3KN3/8/8 w - - 0 1", true),
+            ("8/8/4kb2/8/8/3K4/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3K4/4P3/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3K4/4P3/8 w - - 100 80", true),
+            ("8/8/4k3/8/8/3K4/4P3/8 w - - 99 80", false),
+            // Mate on the hundredth half-move is a mate, not a draw.
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 100 80", true),
+            ("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80", false),
+        ] {
+            assert_eq!(is_material_or_fifty_draw(&Position::from_fen(fen).unwrap()), draw, "{fen}");
+        }
+    }
+
+    #[test]
+    fn fixed_depth_search_is_deterministic() {
+        let run = || {
+            let tt = TranspositionTable::new(4);
+            let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+            let counters = [NodeCounter::default()];
+            let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+            let pos =
+                Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+            let limits = Limits { depth: Some(7), ..Limits::default() };
+            Worker::new(0).search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent)
+        };
+        let a = run();
+        assert!(a.best.is_some() && a.nodes > 0);
+        assert_eq!(a, run());
+    }
+}
