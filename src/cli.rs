@@ -18,6 +18,8 @@ Command line:
                                           check every ';Dk n' entry of an EPD perft suite
   corvid bench [depth]                    fixed-depth search of 44 positions; last line
                                           '<N> nodes <M> nps' (N is the search's signature)
+  corvid epd <file> [--movetime MS] [--threads N] [--hash MB]
+                                          solve an EPD suite (bm/am), MS per position
   corvid help                             this text
 
 UCI commands:
@@ -43,6 +45,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("perft") => run_perft(&args[1..]),
         Some("perft-suite") => run_suite(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
+        Some("epd") => run_epd(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             Ok(0)
@@ -68,6 +71,28 @@ fn run_uci() -> Result<i32, String> {
         println!("{} by the Corvid developers (type 'help' for commands)", uci::NAME);
     }
     Engine::default().run(stdin.lock());
+    Ok(0)
+}
+
+fn run_epd(args: &[String]) -> Result<i32, String> {
+    let mut movetime = 1000u64;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--movetime" {
+            let v = it.next().ok_or("--movetime needs a value")?;
+            movetime = v.parse().map_err(|_| format!("--movetime: '{v}' is not a number of milliseconds"))?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    let flags = parse_flags(&rest)?;
+    let [file] = flags.words.as_slice() else {
+        return Err("usage: corvid epd <file> [--movetime MS] [--threads N] [--hash MB]".into());
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let hash = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
+    crate::epd::run(&text, std::time::Duration::from_millis(movetime), flags.threads, hash, &mut io::stdout().lock());
     Ok(0)
 }
 

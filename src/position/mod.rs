@@ -17,6 +17,7 @@
 mod fen;
 mod make;
 mod movegen;
+mod san;
 mod see;
 
 pub use fen::FenError;

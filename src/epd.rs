@@ -1,0 +1,107 @@
+//! `corvid epd <file>`: runs a test suite of EPD positions with best moves (`bm`) or moves to
+//! avoid (`am`), searching each for a fixed time, and counts the solved ones. A measurement tool
+//! (tactics strength), not a test: its result depends on the machine's speed.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::position::Position;
+use crate::search::{Limits, NodeCounter, Shared, Silent, Worker};
+use crate::tt::TranspositionTable;
+
+/// One EPD record: the position and its `bm`/`am` moves in SAN, and its id.
+pub struct Record {
+    pub fen: String,
+    pub best: Vec<String>,
+    pub avoid: Vec<String>,
+    pub id: String,
+}
+
+/// Parses `<4 FEN fields> op args; op args; ...`.
+pub fn parse_line(line: &str) -> Option<Record> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let fields: Vec<&str> = line.splitn(5, ' ').collect();
+    if fields.len() < 5 {
+        return None;
+    }
+    let fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+    let mut record = Record { fen, best: Vec::new(), avoid: Vec::new(), id: String::new() };
+    for op in fields[4].split(';') {
+        let mut words = op.split_whitespace();
+        match words.next() {
+            Some("bm") => record.best.extend(words.map(clean)),
+            Some("am") => record.avoid.extend(words.map(clean)),
+            Some("id") => record.id = words.collect::<Vec<_>>().join(" ").trim_matches('"').to_string(),
+            _ => {}
+        }
+    }
+    Some(record)
+}
+
+/// SAN without check marks and annotations, for comparison.
+fn clean(san: &str) -> String {
+    san.trim_end_matches(['+', '#', '!', '?']).to_string()
+}
+
+/// Runs the suite; prints one line per position and the total; returns (solved, total).
+pub fn run(text: &str, movetime: Duration, threads: usize, hash_mb: usize, out: &mut impl Write) -> (usize, usize) {
+    let (mut solved, mut total) = (0, 0);
+    for record in text.lines().filter_map(parse_line) {
+        let Ok(pos) = Position::from_fen(&record.fen) else {
+            let _ = writeln!(out, "skip {}: bad FEN", record.id);
+            continue;
+        };
+        if record.best.is_empty() && record.avoid.is_empty() {
+            continue;
+        }
+        total += 1;
+        let tt = TranspositionTable::new(hash_mb);
+        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+        let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
+        let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+        let limits = Limits { movetime: Some(movetime), ..Limits::default() };
+        let helper_limits = Limits { infinite: true, ..Limits::default() };
+        let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
+        let result = std::thread::scope(|s| {
+            let (main, helpers) = workers.split_first_mut().expect("one worker");
+            for helper in helpers {
+                let (shared, helper_limits, pos) = (&shared, &helper_limits, &pos);
+                s.spawn(move || helper.search(pos, &[], helper_limits, Duration::ZERO, &[], shared, &mut Silent));
+            }
+            let r = main.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            r
+        });
+        let san = result.best.map(|m| clean(&pos.to_san(m))).unwrap_or_default();
+        let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);
+        solved += ok as usize;
+        let expected = if record.best.is_empty() {
+            format!("am {}", record.avoid.join(" "))
+        } else {
+            format!("bm {}", record.best.join(" "))
+        };
+        let _ = writeln!(out, "{} {:<10} {expected:<16} got {san}", if ok { "ok  " } else { "FAIL" }, record.id);
+    }
+    let _ = writeln!(out, "solved {solved} of {total} at {} ms a position", movetime.as_millis());
+    (solved, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_parse() {
+        let r = parse_line("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";").unwrap();
+        assert_eq!(r.best, vec!["Qg6"]);
+        assert_eq!(r.id, "WAC.001");
+        assert!(Position::from_fen(&r.fen).is_ok());
+        let r = parse_line("8/8/8/8/8/8/8/K6k w - - am Kb1+ Ka2; id \"x\";").unwrap();
+        assert_eq!(r.avoid, vec!["Kb1", "Ka2"]);
+        assert!(parse_line("# comment").is_none());
+    }
+}
