@@ -11,7 +11,7 @@ use crate::search::{Limits, NodeCounter, Shared, Silent, Worker};
 use crate::tt::TranspositionTable;
 
 /// The depth `bench` searches to when none is given.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// Openings, middlegames with both kings castled or not, tactics, and endgames of every kind.
 pub const POSITIONS: [&str; 44] = [

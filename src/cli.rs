@@ -20,6 +20,8 @@ Command line:
                                           '<N> nodes <M> nps' (N is the search's signature)
   corvid epd <file> [--movetime MS] [--threads N] [--hash MB]
                                           solve an EPD suite (bm/am), MS per position
+  corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]
+                                          fit the evaluation weights to game results (Texel)
   corvid help                             this text
 
 UCI commands:
@@ -46,6 +48,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("perft-suite") => run_suite(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
         Some("epd") => run_epd(&args[1..]),
+        Some("tune") => crate::tune::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             Ok(0)

@@ -18,6 +18,7 @@ pub mod position;
 pub mod search;
 pub mod tables;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod uci;
 pub mod zobrist;

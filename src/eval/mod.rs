@@ -1,36 +1,87 @@
-//! Placeholder evaluation (material only) until the tuned evaluation lands.
+//! Static evaluation: a tapered, hand-crafted evaluation whose weights are Texel-tuned.
+//!
+//! The score is computed in packed midgame/endgame [`Score`]s, White's view, then tapered by the
+//! game phase (knight and bishop 1, rook 2, queen 4; 24 in all), the endgame half scaled down in
+//! drawish endings, and returned from the side to move's point of view in centipawns.
+//!
+//! Files: `score` (the packed pair), `params` (every weight, written by the tuner), `layout`
+//! (the flat parameter vector), `psqt` (material + piece-square lookup), `pawns` (pawn structure,
+//! king shelter, pawn hash table), `terms` (everything else), `trace` (coefficients for the tuner
+//! and the `eval` breakdown).
+
+mod layout;
+pub mod params;
+mod pawns;
+mod psqt;
+mod score;
+mod terms;
+mod trace;
+
+#[cfg(test)]
+mod tests;
+
+pub use layout::{Spec, NUM_PARAMS, SPECS, W};
+pub use pawns::{PawnEntry, PawnTable};
+pub use psqt::{psqt, psqt_sum};
+pub use score::{s, Score};
+pub use terms::{insufficient_material, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
+pub use trace::{eval_report, trace, trace_terms, Coefficients, NoTrace, TermLine, Tracer};
 
 use crate::position::Position;
-use crate::types::{Color, PieceType};
+use crate::types::Color;
 
-/// Pawn hash table (unused by the placeholder).
+/// Per-thread evaluation state: the pawn hash table.
 #[derive(Default)]
-pub struct PawnTable {
-    _private: (),
+pub struct EvalState {
+    pub pawns: PawnTable,
 }
 
-/// Material balance for the side to move.
-pub fn evaluate_with(pos: &Position, _pawns: &mut PawnTable) -> i32 {
-    const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
-    let mut score = 0;
-    for pt in PieceType::ALL {
-        score += VALUES[pt.index()]
-            * (pos.colored_pieces(Color::White, pt).count() as i32
-                - pos.colored_pieces(Color::Black, pt).count() as i32);
+impl EvalState {
+    /// State with a pawn table of `pawn_entries` entries.
+    pub fn new(pawn_entries: usize) -> EvalState {
+        EvalState { pawns: PawnTable::new(pawn_entries) }
     }
-    if pos.side_to_move() == Color::White {
-        score
-    } else {
-        -score
+
+    /// [`evaluate_with`] on this state's pawn table.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        evaluate_with(pos, &mut self.pawns)
     }
 }
 
-/// [`evaluate_with`] with a fresh pawn table.
+/// The evaluation in centipawns from the side to move's point of view, computing the pawn terms
+/// afresh (no table, no allocation).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &mut PawnTable::default())
+    evaluate_inner(pos, None)
 }
 
-/// The evaluation, for the `eval` command.
+/// [`evaluate`] with a pawn hash table owned by the caller (one per search thread).
+pub fn evaluate_with(pos: &Position, pawns: &mut PawnTable) -> i32 {
+    evaluate_inner(pos, Some(pawns))
+}
+
+#[inline]
+fn evaluate_inner(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
+    if insufficient_material(pos) {
+        return 0;
+    }
+    let outcome = terms::evaluate_terms(pos, pawns, &mut NoTrace);
+    let white = taper(outcome);
+    match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// The text of the UCI `eval` command: the per-term breakdown (see [`eval_report`]).
 pub fn describe(pos: &Position) -> String {
-    format!("Final evaluation: {} (side to move)", evaluate(pos))
+    eval_report(pos)
+}
+
+/// Blends the midgame and (scaled) endgame halves by phase; White's view, truncating toward zero.
+#[inline(always)]
+pub fn taper(outcome: Outcome) -> i32 {
+    let Outcome { score, phase, scale } = outcome;
+    let blended = score.mg() * phase * SCALE_NORMAL + score.eg() * (MAX_PHASE - phase) * scale;
+    blended / (MAX_PHASE * SCALE_NORMAL)
 }

@@ -26,6 +26,7 @@ pub use see::SEE_VALUES;
 
 use std::fmt;
 
+use crate::eval::{psqt, psqt_sum, Score};
 use crate::tables::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
 };
@@ -55,6 +56,8 @@ pub struct Position {
     by_color: [Bitboard; 2],
     key: u64,
     pawn_key: u64,
+    /// Material plus piece-square values, White's view (the evaluation's incremental part).
+    psq: Score,
     checkers: Bitboard,
     pin_diag: Bitboard,
     pin_orth: Bitboard,
@@ -93,6 +96,7 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             key: 0,
             pawn_key: 0,
+            psq: Score::ZERO,
             checkers: Bitboard::EMPTY,
             pin_diag: Bitboard::EMPTY,
             pin_orth: Bitboard::EMPTY,
@@ -107,7 +111,7 @@ impl Position {
         }
     }
 
-    // ---- the one mutation point for bits and keys ----
+    // ---- the one mutation point for bits, keys and the material/PSQT sum ----
 
     #[inline(always)]
     fn toggle_keys(&mut self, piece: Piece, sq: Square) {
@@ -123,6 +127,7 @@ impl Position {
         self.by_type[piece.piece_type().index()] |= sq;
         self.by_color[piece.color().index()] |= sq;
         self.toggle_keys(piece, sq);
+        self.psq += psqt(piece, sq);
     }
 
     #[inline(always)]
@@ -130,6 +135,7 @@ impl Position {
         self.by_type[piece.piece_type().index()] ^= sq;
         self.by_color[piece.color().index()] ^= sq;
         self.toggle_keys(piece, sq);
+        self.psq -= psqt(piece, sq);
     }
 
     #[inline(always)]
@@ -139,6 +145,7 @@ impl Position {
         self.by_color[piece.color().index()] ^= bb;
         self.toggle_keys(piece, from);
         self.toggle_keys(piece, to);
+        self.psq += psqt(piece, to) - psqt(piece, from);
     }
 
     // ---- accessors ----
@@ -209,6 +216,12 @@ impl Position {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// Material plus piece-square values of every piece, White's view, kept incrementally.
+    #[inline(always)]
+    pub fn psq(&self) -> Score {
+        self.psq
     }
 
     /// Enemy pieces giving check.
@@ -385,6 +398,9 @@ impl Position {
         }
         if self.compute_keys() != (self.key, self.pawn_key) {
             return Err("incremental key differs from the key computed from scratch".into());
+        }
+        if psqt_sum(self) != self.psq {
+            return Err("incremental material/PSQT sum differs from the sum computed from scratch".into());
         }
         let mut fresh = *self;
         fresh.update_checks_and_pins();

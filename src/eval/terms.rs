@@ -1,0 +1,272 @@
+//! The evaluation terms beyond the pawn table: material and piece-square values, mobility, piece
+//! bonuses, king safety, threats, tempo, then the game phase and the endgame scale factor.
+//!
+//! Every weight is read as `W[index]` through [`apply`], which also reports the index to the
+//! tracer; the engine's `NoTrace` makes that free. Each side's terms are summed from its own
+//! point of view and the result is White's minus Black's.
+
+use super::layout::{self as idx, KING_ATTACK_LEN, W};
+use super::pawns::{self, PawnEntry, PawnTable};
+use super::score::Score;
+use super::trace::Tracer;
+use crate::position::Position;
+use crate::tables::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use crate::types::{Bitboard, Color, PieceType, Rank, Square};
+
+/// The unscaled result: packed score (White's view, tempo included), phase and endgame scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub score: Score,
+    /// 0 (bare kings and pawns) to [`MAX_PHASE`] (all pieces).
+    pub phase: i32,
+    /// Endgame scale out of [`SCALE_NORMAL`].
+    pub scale: i32,
+}
+
+/// The phase of the full set of pieces: knight and bishop 1, rook 2, queen 4.
+pub const MAX_PHASE: i32 = 24;
+/// The endgame scale factor of a normal position.
+pub const SCALE_NORMAL: i32 = 128;
+
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// Attack units that a piece attacking the enemy king zone contributes (pawn and king unused).
+const KING_ATTACKER_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+
+/// Material in centipawns for the scaling rules (fixed, not tuned).
+const SCALE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// Light squares (b1, d1, ..., a2, ...).
+const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
+
+/// Applies weight `index` `n` times for `color`.
+#[inline(always)]
+fn apply<T: Tracer>(t: &mut T, index: usize, color: Color, n: i32) -> Score {
+    t.add(index, color, n);
+    W[index] * n
+}
+
+/// What the piece loop learns about one side's attacks.
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    by_type: [Bitboard; 6],
+    all: Bitboard,
+    /// Pieces attacking the enemy king zone, and their summed weights.
+    king_attackers: i32,
+    king_units: i32,
+}
+
+/// Every term except the final tapering; `pawns` is the pawn table to use (`None` computes the
+/// pawn terms afresh, which a recording tracer needs).
+pub fn evaluate_terms<T: Tracer>(pos: &Position, pawns: Option<&mut PawnTable>, t: &mut T) -> Outcome {
+    let mut side = [Score::ZERO; 2];
+
+    // Material and piece-square values.
+    let psq = pos.psq();
+    if T::ACTIVE {
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                for sq in pos.colored_pieces(color, pt) {
+                    t.add(idx::MATERIAL + pt.index(), color, 1);
+                    t.add(idx::PSQT_OF[pt.index()] + sq.relative_to(color).index(), color, 1);
+                }
+            }
+        }
+    }
+
+    let pawn_entry: PawnEntry = match pawns {
+        Some(table) if !T::ACTIVE => table.probe(pos),
+        _ => pawns::evaluate_pawns(pos, t),
+    };
+
+    let mut attacks = [Attacks::default(); 2];
+    for us in Color::ALL {
+        attacks[us.index()] = pieces(pos, us, &mut side[us.index()], t);
+    }
+    for us in Color::ALL {
+        let them = !us;
+        let (ours, theirs) = (&attacks[us.index()], &attacks[them.index()]);
+        side[us.index()] += king_attack(pos, us, ours, t);
+        side[us.index()] += threats(pos, us, ours, theirs, t);
+        side[us.index()] += free_passers(pos, us, pawn_entry.passed[us.index()], t);
+    }
+    let stm = pos.side_to_move();
+    side[stm.index()] += apply(t, idx::TEMPO, stm, 1);
+
+    let score = psq + pawn_entry.score + side[0] - side[1];
+    let phase = PieceType::ALL.iter().map(|&pt| PHASE_WEIGHT[pt.index()] * pos.pieces(pt).count() as i32).sum::<i32>();
+    let phase = phase.min(MAX_PHASE);
+    Outcome { score, phase, scale: scale_factor(pos, score.eg()) }
+}
+
+/// Mobility, bishop pair and rook files for `us`; fills in the attack maps.
+fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) -> Attacks {
+    let them = !us;
+    let occupied = pos.occupied();
+    let own = pos.colored(us);
+    let our_pawns = pos.colored_pieces(us, PieceType::Pawn);
+    let their_pawns = pos.colored_pieces(them, PieceType::Pawn);
+    let pawn_attacks = pawns::pawn_attack_set(us, our_pawns);
+    let area = !own & !pawns::pawn_attack_set(them, their_pawns);
+    let their_king = pos.king(them);
+    let zone = king_attacks(their_king) | their_king;
+
+    let mut att = Attacks::default();
+    att.by_type[PieceType::Pawn.index()] = pawn_attacks;
+    att.by_type[PieceType::King.index()] = king_attacks(pos.king(us));
+
+    for pt in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+        for sq in pos.colored_pieces(us, pt) {
+            let a = match pt {
+                PieceType::Knight => knight_attacks(sq),
+                PieceType::Bishop => bishop_attacks(sq, occupied),
+                PieceType::Rook => rook_attacks(sq, occupied),
+                _ => queen_attacks(sq, occupied),
+            };
+            att.by_type[pt.index()] |= a;
+            let mobility = (a & area).count() as usize;
+            let table = match pt {
+                PieceType::Knight => idx::KNIGHT_MOBILITY,
+                PieceType::Bishop => idx::BISHOP_MOBILITY,
+                PieceType::Rook => idx::ROOK_MOBILITY,
+                _ => idx::QUEEN_MOBILITY,
+            };
+            *score += apply(t, table + mobility, us, 1);
+            if (a & zone).is_nonempty() {
+                att.king_attackers += 1;
+                att.king_units += KING_ATTACKER_WEIGHT[pt.index()];
+            }
+            if pt == PieceType::Rook {
+                *score += rook_bonuses(pos, us, sq, t);
+            }
+        }
+    }
+    if pos.colored_pieces(us, PieceType::Bishop).more_than_one() {
+        *score += apply(t, idx::BISHOP_PAIR, us, 1);
+    }
+    att.all = att.by_type.iter().fold(Bitboard::EMPTY, |all, &bb| all | bb);
+    att
+}
+
+/// Open and half-open files, and the seventh rank, for a rook of `us` on `sq`.
+#[inline]
+fn rook_bonuses<T: Tracer>(pos: &Position, us: Color, sq: Square, t: &mut T) -> Score {
+    let mut score = Score::ZERO;
+    let file = Bitboard::file(sq.file());
+    if (pos.colored_pieces(us, PieceType::Pawn) & file).is_empty() {
+        if (pos.pieces(PieceType::Pawn) & file).is_empty() {
+            score += apply(t, idx::ROOK_OPEN_FILE, us, 1);
+        } else {
+            score += apply(t, idx::ROOK_SEMI_OPEN_FILE, us, 1);
+        }
+    }
+    if sq.rank().relative_to(us) == Rank::Seventh {
+        let them = !us;
+        let their_seventh = Bitboard::rank(Rank::Seventh.relative_to(us));
+        let their_eighth = Bitboard::rank(Rank::Eighth.relative_to(us));
+        if (pos.colored_pieces(them, PieceType::Pawn) & their_seventh).is_nonempty() || their_eighth.has(pos.king(them))
+        {
+            score += apply(t, idx::ROOK_ON_SEVENTH, us, 1);
+        }
+    }
+    score
+}
+
+/// The attack on the enemy king by `us`: a table over attack units (attacker weights plus the
+/// attacked squares of the king zone), applied once at least two pieces take part.
+fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, t: &mut T) -> Score {
+    if ours.king_attackers < 2 {
+        return Score::ZERO;
+    }
+    let their_king = pos.king(!us);
+    let zone = king_attacks(their_king) | their_king;
+    let units = ours.king_units + (ours.all & zone).count() as i32;
+    let index = (units as usize).min(KING_ATTACK_LEN - 1);
+    apply(t, idx::KING_ATTACK + index, us, 1)
+}
+
+/// Enemy pieces that `us` attacks with a pawn, a minor or a rook, and enemy pieces that `us`
+/// attacks while nothing defends them (the king never counts as a victim).
+fn threats<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, t: &mut T) -> Score {
+    let them = !us;
+    let victims = pos.colored(them) & !pos.pieces(PieceType::King);
+    let by_pawn = ours.by_type[PieceType::Pawn.index()] & victims & !pos.pieces(PieceType::Pawn);
+    let by_minor = (ours.by_type[PieceType::Knight.index()] | ours.by_type[PieceType::Bishop.index()]) & victims;
+    let by_rook = ours.by_type[PieceType::Rook.index()] & victims;
+    let hanging = ours.all & victims & !theirs.all;
+    let mut score = Score::ZERO;
+    for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+        let of_type = pos.pieces(pt);
+        for (set, table) in [
+            (by_pawn, idx::THREAT_BY_PAWN),
+            (by_minor, idx::THREAT_BY_MINOR),
+            (by_rook, idx::THREAT_BY_ROOK),
+            (hanging, idx::HANGING),
+        ] {
+            let n = (set & of_type).count() as i32;
+            if n != 0 {
+                score += apply(t, table + pt.index(), us, n);
+            }
+        }
+    }
+    score
+}
+
+/// Passed pawns of `us` whose way to the promotion square is empty.
+fn free_passers<T: Tracer>(pos: &Position, us: Color, passed: Bitboard, t: &mut T) -> Score {
+    let mut score = Score::ZERO;
+    let occupied = pos.occupied();
+    for sq in passed {
+        let path = pawns::ranks_ahead(us, sq) & Bitboard::file(sq.file());
+        if (path & occupied).is_empty() {
+            score += apply(t, idx::PASSED_FREE + sq.rank().relative_to(us).index(), us, 1);
+        }
+    }
+    score
+}
+
+/// Non-pawn material of `color` in centipawns (fixed values).
+fn non_pawn_material(pos: &Position, color: Color) -> i32 {
+    [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
+        .iter()
+        .map(|&pt| SCALE_VALUE[pt.index()] * pos.colored_pieces(color, pt).count() as i32)
+        .sum()
+}
+
+/// How much of the endgame score to keep, out of [`SCALE_NORMAL`], in drawish endings: the
+/// stronger side (by the endgame score `eg`) without pawns and at most a minor piece ahead, or
+/// with only two knights against a bare king; and opposite-coloured bishops.
+pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
+    let strong = if eg >= 0 { Color::White } else { Color::Black };
+    let weak = !strong;
+    let strong_npm = non_pawn_material(pos, strong);
+    let weak_npm = non_pawn_material(pos, weak);
+    if pos.colored_pieces(strong, PieceType::Pawn).is_empty() {
+        if strong_npm - weak_npm < SCALE_VALUE[PieceType::Rook.index()] - 100 {
+            return if strong_npm <= SCALE_VALUE[PieceType::Bishop.index()] { 0 } else { 16 };
+        }
+        let knights_only = pos.colored_pieces(strong, PieceType::Knight).count() == 2
+            && strong_npm == 2 * SCALE_VALUE[PieceType::Knight.index()];
+        if knights_only && weak_npm == 0 && pos.colored_pieces(weak, PieceType::Pawn).is_empty() {
+            return 0;
+        }
+    }
+    let white_bishops = pos.colored_pieces(Color::White, PieceType::Bishop);
+    let black_bishops = pos.colored_pieces(Color::Black, PieceType::Bishop);
+    if white_bishops.count() == 1
+        && black_bishops.count() == 1
+        && (white_bishops & LIGHT_SQUARES).is_empty() != (black_bishops & LIGHT_SQUARES).is_empty()
+    {
+        let bishops_only =
+            strong_npm == SCALE_VALUE[PieceType::Bishop.index()] && weak_npm == SCALE_VALUE[PieceType::Bishop.index()];
+        return if bishops_only { 64 } else { 96 };
+    }
+    SCALE_NORMAL
+}
+
+/// Whether neither side can possibly mate: bare kings, or a single minor piece and no pawns.
+pub fn insufficient_material(pos: &Position) -> bool {
+    let heavy = pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
+    let minors = pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Bishop);
+    heavy.is_empty() && !minors.more_than_one()
+}
