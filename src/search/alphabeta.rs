@@ -23,7 +23,7 @@ use super::picker::MovePicker;
 use super::{is_material_or_fifty_draw, Shared, Worker};
 use crate::eval;
 use crate::position::Position;
-use crate::tt::{Bound, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
 use crate::types::{Move, PieceType};
 
 const INFINITY: i32 = MATE + 1;
@@ -42,7 +42,27 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
     })
 }
 
+/// Whether a table entry's score and bound settle the node for the window `alpha..beta`.
+fn bound_cuts(e: &TtEntry, alpha: i32, beta: i32) -> bool {
+    match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => e.score >= beta,
+        Bound::Upper => e.score <= alpha,
+        Bound::None => false,
+    }
+}
+
 impl Worker {
+    /// Makes `m` followed by the child's principal variation the variation of `ply`.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
     /// The static evaluation of `pos` for the side to move.
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
@@ -114,16 +134,8 @@ impl Worker {
         let entry = shared.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
-            if !PV && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return e.score;
-                }
+            if !PV && e.depth >= depth && bound_cuts(&e, alpha, beta) {
+                return e.score;
             }
         }
 
@@ -258,12 +270,7 @@ impl Worker {
                     best_move = Some(m);
                     alpha = score;
                     if PV {
-                        self.pv[ply][ply] = Some(m);
-                        let child_len = self.pv_len[ply + 1].max(ply + 1);
-                        for i in ply + 1..child_len {
-                            self.pv[ply][i] = self.pv[ply + 1][i];
-                        }
-                        self.pv_len[ply] = child_len;
+                        self.update_pv(ply, m);
                     }
                     if alpha >= beta {
                         if quiet {
@@ -320,13 +327,7 @@ impl Worker {
         let key = pos.key();
         let entry = shared.tt.probe(key, ply);
         if let Some(e) = entry {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            };
-            if !PV && cut {
+            if !PV && bound_cuts(&e, alpha, beta) {
                 return e.score;
             }
         }
@@ -377,12 +378,7 @@ impl Worker {
                     alpha = score;
                     best_move = Some(m);
                     if PV {
-                        self.pv[ply][ply] = Some(m);
-                        let child_len = self.pv_len[ply + 1].max(ply + 1);
-                        for i in ply + 1..child_len {
-                            self.pv[ply][i] = self.pv[ply + 1][i];
-                        }
-                        self.pv_len[ply] = child_len;
+                        self.update_pv(ply, m);
                     }
                     if alpha >= beta {
                         break;
