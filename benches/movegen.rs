@@ -38,7 +38,7 @@ const POSITIONS: [&str; 25] = [
     "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
     "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
-    "n1P4k/1P6/8/8/8/8/6pp/5NNK w - - 0 1",
+    "n1n4k/1P6/8/8/8/6pp/8/5NNK w - - 0 1",
 ];
 
 fn perft_benches(c: &mut Criterion) {
