@@ -11,10 +11,16 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// Tests here measure response times; one engine process at a time keeps them honest on a
+    /// two-core machine.
+    _serial: std::sync::MutexGuard<'static, ()>,
 }
+
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Engine {
     fn start() -> Engine {
+        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -31,7 +37,7 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine { child, stdin, lines };
+        let mut e = Engine { child, stdin, lines, _serial: serial };
         e.send("uci");
         e.wait_for("uciok", 5000);
         e
@@ -159,6 +165,7 @@ fn bad_input_never_confuses_the_engine() {
     assert_eq!(lines.last().unwrap(), "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     let (best, _) = e.search("position startpos moves e2e4 e7e5 g1g8", "go depth 4");
     assert!(best.starts_with(|c: char| ('a'..='h').contains(&c)) && best != "0000");
+    drop(e);
     // go without a position searches the start position
     let mut fresh = Engine::start();
     let (best, _) = fresh.search("", "go depth 2");
