@@ -89,8 +89,13 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of `mb` mebibytes (at least one bucket). Returns `None` if the memory cannot be
-    /// allocated, so the caller can keep its old table.
+    /// allocated, so the caller can keep its old table. Sizes beyond the memory the system
+    /// reports available are refused up front: with overcommit the allocation itself would
+    /// succeed and the process would be killed later, while the table is being filled.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        if available_mb().is_some_and(|free| mb > free) {
+            return None;
+        }
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).ok()?;
@@ -211,6 +216,14 @@ impl TranspositionTable {
     }
 }
 
+/// Memory available to new allocations, in MiB (Linux `MemAvailable`; `None` elsewhere).
+fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u64) -> u64 {
     let mv = mv.map_or(0, |m| m.raw()) as u64;
     let score = (score.clamp(-MATE, MATE) as i16 as u16) as u64;
@@ -271,6 +284,12 @@ mod tests {
         tt.clear();
         assert_eq!(tt.probe(7, 0), None);
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused() {
+        assert!(TranspositionTable::try_new(1 << 25).is_none(), "32 TiB cannot be had");
+        assert!(TranspositionTable::try_new(2).is_some());
     }
 
     #[test]
