@@ -22,6 +22,8 @@ Command line:
                                           solve an EPD suite (bm/am), MS per position
   corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]
                                           fit the evaluation weights to game results (Texel)
+  corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N]
+                                          self-play quiet positions labelled with results
   corvid help                             this text
 
 UCI commands:
@@ -49,6 +51,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("bench") => run_bench(&args[1..]),
         Some("epd") => run_epd(&args[1..]),
         Some("tune") => crate::tune::run(&args[1..]),
+        Some("datagen") => run_datagen(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             Ok(0)
@@ -96,6 +99,39 @@ fn run_epd(args: &[String]) -> Result<i32, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let hash = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
     crate::epd::run(&text, std::time::Duration::from_millis(movetime), flags.threads, hash, &mut io::stdout().lock());
+    Ok(0)
+}
+
+fn run_datagen(args: &[String]) -> Result<i32, String> {
+    let mut options = crate::datagen::Options { games: 100, nodes: 5000, threads: 1, random_plies: 8, seed: 1 };
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| -> Result<u64, String> {
+            let v = it.next().ok_or(format!("{name} needs a value"))?;
+            v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
+        };
+        match arg.as_str() {
+            "--games" => options.games = value("--games")? as usize,
+            "--nodes" => options.nodes = value("--nodes")?.max(1),
+            "--threads" => options.threads = (value("--threads")? as usize).clamp(1, 1024),
+            "--random-plies" => options.random_plies = value("--random-plies")? as usize,
+            "--seed" => options.seed = value("--seed")?,
+            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
+            _ if file.is_none() => file = Some(arg.clone()),
+            _ => return Err(format!("unexpected argument '{arg}'")),
+        }
+    }
+    let Some(file) = file else {
+        return Err(
+            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N]"
+                .into(),
+        );
+    };
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&file).map_err(|e| format!("{file}: {e}"))?);
+    let (games, positions) = crate::datagen::run(&options, &mut out);
+    out.flush().map_err(|e| format!("{file}: {e}"))?;
+    println!("{games} games, {positions} positions written to {file}");
     Ok(0)
 }
 

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod movelist;
