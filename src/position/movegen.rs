@@ -18,7 +18,7 @@
 use super::Position;
 use crate::movelist::MoveList;
 use crate::tables::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use crate::types::{Bitboard, CastleSide, Color, File, Move, MoveKind, PieceType, Rank, Square};
+use crate::types::{castling_destinations, Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Rank, Square};
 
 /// Which moves a generator call produces.
 pub trait GenMode {
@@ -296,13 +296,7 @@ impl Position {
     /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
     /// is known not to be in check).
     fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
-        let rank = ksq.rank();
-        let (king_file, rook_file) = match side {
-            CastleSide::King => (File::G, File::F),
-            CastleSide::Queen => (File::C, File::D),
-        };
-        let king_to = Square::from_file_rank(king_file, rank);
-        let rook_to = Square::from_file_rank(rook_file, rank);
+        let (king_to, rook_to) = castling_destinations(side, ksq.rank());
         let lifted = self.occupied() ^ ksq ^ rook;
         let king_path = between(ksq, king_to) | king_to;
         let must_be_empty = king_path | between(rook, rook_to) | rook_to;

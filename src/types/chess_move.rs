@@ -15,7 +15,7 @@ use std::num::NonZeroU16;
 
 use static_assertions::const_assert_eq;
 
-use super::{CastleSide, File, PieceType, Square};
+use super::{CastleSide, File, PieceType, Rank, Square};
 
 /// What a move does besides moving a piece from `from` to `to`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -178,29 +178,30 @@ impl Move {
     /// The king's destination for a castling move: g- or c-file of its rank.
     #[inline]
     pub const fn castle_king_to(self) -> Square {
-        let rank = self.from() as u8 & 56;
-        let file = match self.castle_side() {
-            CastleSide::King => File::G,
-            CastleSide::Queen => File::C,
-        };
-        Square::from_index_masked((rank | file as u8) as u32)
+        castling_destinations(self.castle_side(), self.from().rank()).0
     }
 
     /// The rook's destination for a castling move: f- or d-file of its rank.
     #[inline]
     pub const fn castle_rook_to(self) -> Square {
-        let rank = self.from() as u8 & 56;
-        let file = match self.castle_side() {
-            CastleSide::King => File::F,
-            CastleSide::Queen => File::D,
-        };
-        Square::from_index_masked((rank | file as u8) as u32)
+        castling_destinations(self.castle_side(), self.from().rank()).1
     }
 
     /// Long algebraic UCI notation. Castling is `e1g1` unless `chess960`, then king-takes-rook.
     pub fn to_uci(self, chess960: bool) -> UciMove {
         UciMove { mv: self, chess960 }
     }
+}
+
+/// Where king and rook stand after castling on `side` on `rank` (the same in Chess960): the
+/// king on the g- or c-file, the rook on the f- or d-file.
+#[inline]
+pub const fn castling_destinations(side: CastleSide, rank: Rank) -> (Square, Square) {
+    let (king, rook) = match side {
+        CastleSide::King => (File::G, File::F),
+        CastleSide::Queen => (File::C, File::D),
+    };
+    (Square::from_file_rank(king, rank), Square::from_file_rank(rook, rank))
 }
 
 /// Display adapter for [`Move::to_uci`].
