@@ -17,13 +17,6 @@ impl Position {
         p
     }
 
-    /// Plays `m` on this position in place (see [`Position::make_move_into`]).
-    #[inline(always)]
-    pub fn play(&mut self, m: Move) {
-        let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
-        self.apply(m, moved, captured);
-    }
-
     /// Writes the position after `m` into `out`: the form for hot loops. The child is built in the
     /// caller's frame, and everything read from the board is read from `self` before the copy.
     /// (Returning the child by value, or reading the copy right after writing it, made the CPU

@@ -346,11 +346,6 @@ impl Worker {
         self.stopped = shared.stop.load(Ordering::Relaxed);
         self.stopped
     }
-
-    /// Restarts the clock (at `ponderhit`: the time limits count from now).
-    pub fn restart_clock(&mut self) {
-        self.start = Instant::now();
-    }
 }
 
 /// Whether `pos` is a draw by the fifty-move rule or insufficient material.
