@@ -269,3 +269,109 @@ fn short_clocks_still_get_a_legal_move_in_time() {
         lines.iter().any(|l| l.starts_with("info depth 5 ")) && !lines.iter().any(|l| l.starts_with("info depth 6 "))
     );
 }
+
+#[test]
+fn ponderhit_starts_the_clock() {
+    // 20 s on the clock gives a soft limit of about 0.4 s and a hard one of about 2 s. After
+    // pondering 2.5 s, those limits must count from `ponderhit` (when our clock started), not
+    // from `go ponder`: the engine then still thinks a while instead of answering at once.
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 20000 btime 20000");
+    let early = e.quiet_for(2500);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    e.send("ponderhit");
+    let lines = e.wait_for("bestmove", 5000);
+    let waited = t.elapsed();
+    assert!(waited >= Duration::from_millis(300), "answered {waited:?} after ponderhit");
+    assert!(waited <= Duration::from_millis(2500), "answered {waited:?} after ponderhit");
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+}
+
+/// The words after `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == key)?;
+    words.get(i + 1).copied()
+}
+
+#[test]
+fn multipv_reports_ordered_distinct_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    let (best, lines) = e.search("position startpos", "go depth 8");
+    let last: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 8 ")).collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let mut firsts = Vec::new();
+    let mut scores = Vec::new();
+    for (k, line) in last.iter().enumerate() {
+        assert_eq!(field(line, "multipv"), Some((k + 1).to_string().as_str()), "{line}");
+        scores.push(field(line, "cp").unwrap().parse::<i32>().unwrap());
+        firsts.push(field(line, "pv").unwrap().to_string());
+    }
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "lines out of order: {scores:?}");
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "each line starts with another move: {last:?}");
+    assert_eq!(field(last[0], "pv"), Some(best.as_str()), "bestmove is the first line's move");
+    // Fewer legal moves than lines: one line per move.
+    e.send("setoption name MultiPV value 8");
+    let (_, lines) = e.search("position fen 7k/8/8/8/8/8/6PP/7K w - - 0 1", "go depth 4");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("info depth 4 ")).count(), 5, "Kg1, g3, g4, h3, h4: {lines:?}");
+}
+
+#[test]
+fn show_wdl_adds_permille_chances() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_ShowWDL value true");
+    let (_, lines) = e.search("position startpos", "go depth 5");
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|&w| w == "wdl").expect("wdl field");
+        let wdl: Vec<u32> = words[i + 1..i + 4].iter().map(|w| w.parse().unwrap()).collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+    }
+    // A won position shows mostly wins.
+    let (_, lines) = e.search("position fen 4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1", "go depth 5");
+    let line = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    assert_eq!(field(line, "wdl"), Some("1000"), "{line}");
+}
+
+#[test]
+fn threads_search_vote_and_stop_quickly() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    let (best, _) = e.search("position startpos moves e2e4", "go depth 8");
+    assert!(best.len() >= 4 && best != "0000");
+    // Both threads end on `stop`.
+    e.send("go infinite");
+    e.quiet_for(300);
+    let t = Instant::now();
+    e.send("stop");
+    e.wait_for("bestmove", 1000);
+    assert!(t.elapsed() < Duration::from_millis(100), "stop took {:?}", t.elapsed());
+    // Changing Threads and Hash between searches is safe.
+    for (threads, hash) in [(3, 8), (1, 32), (2, 1)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name Hash value {hash}"));
+        let (best, _) = e.search("position startpos", "go movetime 50");
+        assert!(best.len() >= 4 && best != "0000");
+    }
+    // A mate is found and played with two threads.
+    let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
+    assert_eq!(best, "h1h8");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate 1"));
+}
+
+#[test]
+fn searchmoves_and_go_mate() {
+    let mut e = Engine::start();
+    let (best, _) = e.search("position startpos", "go depth 5 searchmoves a2a3 h2h3");
+    assert!(best == "a2a3" || best == "h2h3", "{best}");
+    // `go mate 2` stops once the mate in 2 is proven.
+    let (best, lines) =
+        e.search("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "go mate 2");
+    assert_eq!(best, "d5f6");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate 2"));
+}

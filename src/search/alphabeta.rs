@@ -205,7 +205,7 @@ impl Worker {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
-            if root && !self.root_moves.contains(&m) {
+            if root && (!self.root_moves.contains(&m) || self.excluded.contains(&m)) {
                 continue;
             }
             move_count += 1;

@@ -62,6 +62,8 @@ pub struct Iteration {
     pub time: Duration,
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// 1 for the best line; 2, 3, ... for the next best with `MultiPV`.
+    pub multipv: usize,
 }
 
 /// Where the main thread sends its progress.
@@ -82,9 +84,12 @@ pub struct SearchResult {
     /// `None` only when the root has no legal move.
     pub best: Option<Move>,
     pub ponder: Option<Move>,
+    /// Score and depth of the last completed iteration (depth 0: none completed).
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    /// The principal variation behind `best` (may be just `best`).
+    pub pv: Vec<Move>,
 }
 
 /// A node counter on its own cache line, so threads never share one.
@@ -96,7 +101,8 @@ pub struct NodeCounter(pub AtomicU64);
 pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
-    /// Set while `go ponder` waits for `ponderhit`: no time limit applies.
+    /// Set while `go ponder` waits for `ponderhit`: no time limit applies, and the clock starts
+    /// when it turns false.
     pub pondering: &'a AtomicBool,
     pub counters: &'a [NodeCounter],
 }
@@ -131,11 +137,17 @@ pub struct Worker {
     stopped: bool,
     // limits of the running search
     start: Instant,
+    /// Where the time budget is counted from: `start`, or the moment of `ponderhit`.
+    clock_start: Instant,
+    /// Whether this search began as `go ponder` and has not seen `ponderhit` yet.
+    ponder_wait: bool,
     budget: TimeBudget,
     node_limit: u64,
     is_main: bool,
     id: usize,
     root_moves: Vec<Move>,
+    /// Root moves already given a line at this depth (`MultiPV`).
+    excluded: Vec<Move>,
 }
 
 impl Default for Worker {
@@ -159,11 +171,14 @@ impl Worker {
             seldepth: 0,
             stopped: false,
             start: Instant::now(),
+            clock_start: Instant::now(),
+            ponder_wait: false,
             budget: TimeBudget { soft: None, hard: None },
             node_limit: u64::MAX,
             is_main: id == 0,
             id,
             root_moves: Vec::new(),
+            excluded: Vec::new(),
         }
     }
 
@@ -186,6 +201,8 @@ impl Worker {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         self.start = Instant::now();
+        self.clock_start = self.start;
+        self.ponder_wait = shared.pondering.load(Ordering::Relaxed);
         self.budget = TimeBudget::new(limits, overhead);
         self.pv_len[0] = 0;
         self.pv[0][0] = None;
@@ -195,80 +212,73 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.root_keys = self.keys.len();
+        self.excluded.clear();
         let legal = root.legal_moves();
         self.root_moves = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
         if self.root_moves.is_empty() {
             self.root_moves = legal.to_vec();
         }
         let Some(&first) = self.root_moves.first() else {
-            return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0 };
+            return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         };
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
-        let mut result = SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0 };
-        let mut score: i32 = 0;
+        let lines = limits.multipv.clamp(1, self.root_moves.len());
+        let mut result =
+            SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![first] };
+        // The score of each line at the previous depth, the centre of its aspiration window.
+        let mut scores = vec![0; lines];
         // Helper threads start at staggered depths so they explore differently.
         let first_depth = 1 + (self.id % 2) as i32;
-        for depth in first_depth..=max_depth {
+        'deepen: for depth in first_depth..=max_depth {
             self.seldepth = 0;
-            let mut delta = 20;
-            let (mut alpha, mut beta) = if depth >= 4 && score.abs() < MATE_BOUND {
-                ((score - delta).max(-MATE), (score + delta).min(MATE))
-            } else {
-                (-MATE, MATE)
-            };
-            loop {
-                let s = self.negamax::<true>(root, depth, alpha, beta, 0, false, shared);
+            self.excluded.clear();
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            for (line, previous) in scores.iter_mut().enumerate() {
+                let score = self.aspiration(root, depth, *previous, lines == 1, shared, reporter);
                 if self.stopped {
-                    break;
-                }
-                score = s;
-                let bound = if s <= alpha {
-                    ScoreBound::Upper
-                } else if s >= beta {
-                    ScoreBound::Lower
-                } else {
-                    ScoreBound::Exact
-                };
-                if self.is_main && bound != ScoreBound::Exact && self.start.elapsed() > Duration::from_millis(1000) {
-                    self.report(root, depth, s, bound, shared, reporter);
-                }
-                match bound {
-                    ScoreBound::Upper => {
-                        beta = (alpha + beta) / 2;
-                        alpha = (s - delta).max(-MATE);
+                    // A stopped iteration still counts if its first (best-ordered) move was searched.
+                    if line == 0 && self.pv_len[0] > 0 {
+                        let pv = self.legal_pv(root);
+                        if let Some(&best) = pv.first() {
+                            result.best = Some(best);
+                            result.ponder = pv.get(1).copied();
+                            result.pv = pv;
+                        }
                     }
-                    ScoreBound::Lower => beta = (s + delta).min(MATE),
-                    ScoreBound::Exact => break,
+                    break 'deepen;
                 }
-                delta += delta / 2;
-            }
-            // A stopped iteration still counts if its first (best-ordered) move was searched.
-            if !self.stopped || self.pv_len[0] > 0 {
+                *previous = score;
                 let pv = self.legal_pv(root);
-                if let Some(&best) = pv.first() {
-                    result.best = Some(best);
-                    result.ponder = pv.get(1).copied();
-                    if !self.stopped {
-                        result.score = score;
-                        result.depth = depth;
-                    }
+                match pv.first() {
+                    Some(&m) => self.excluded.push(m),
+                    None => break,
                 }
+                found.push((score, pv));
             }
-            if self.stopped {
-                break;
+            // Later lines exclude the earlier ones' moves; an unstable search can still score one
+            // higher, so the lines are reported best first.
+            found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            if let Some((score, pv)) = found.first() {
+                result.best = pv.first().copied();
+                result.ponder = pv.get(1).copied();
+                result.pv = pv.clone();
+                result.score = *score;
+                result.depth = depth;
             }
             if self.is_main {
-                self.report(root, depth, score, ScoreBound::Exact, shared, reporter);
+                for (k, (score, pv)) in found.iter().enumerate() {
+                    self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1, shared, reporter);
+                }
             }
             if let Some(mate) = limits.mate {
-                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= mate as i32 {
+                if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= mate as i32 {
                     break;
                 }
             }
-            if self.is_main && !shared.pondering.load(Ordering::Relaxed) {
+            if self.is_main && !self.pondering(shared) {
                 if let Some(soft) = self.budget.soft {
-                    if self.start.elapsed() >= soft {
+                    if self.clock_start.elapsed() >= soft {
                         break;
                     }
                 }
@@ -277,6 +287,65 @@ impl Worker {
         self.flush_nodes(shared);
         result.nodes = shared.total_nodes();
         result
+    }
+
+    /// One line of one iteration with an aspiration window around `previous`, widened on each
+    /// fail. Bound fails of a single-line search are reported once the search has run a second.
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        previous: i32,
+        report_bounds: bool,
+        shared: &Shared,
+        reporter: &mut dyn Reporter,
+    ) -> i32 {
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            ((previous - delta).max(-MATE), (previous + delta).min(MATE))
+        } else {
+            (-MATE, MATE)
+        };
+        loop {
+            let s = self.negamax::<true>(root, depth, alpha, beta, 0, false, shared);
+            if self.stopped {
+                return s;
+            }
+            let bound = if s <= alpha {
+                ScoreBound::Upper
+            } else if s >= beta {
+                ScoreBound::Lower
+            } else {
+                ScoreBound::Exact
+            };
+            if report_bounds
+                && self.is_main
+                && bound != ScoreBound::Exact
+                && self.start.elapsed() > Duration::from_millis(1000)
+            {
+                let pv = self.legal_pv(root);
+                self.report(depth, s, bound, pv, 1, shared, reporter);
+            }
+            match bound {
+                ScoreBound::Upper => {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-MATE);
+                }
+                ScoreBound::Lower => beta = (s + delta).min(MATE),
+                ScoreBound::Exact => return s,
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Whether the search still waits for `ponderhit`; on the first call after it, the time
+    /// budget starts counting from now (the GUI's clock started then, not at `go ponder`).
+    fn pondering(&mut self, shared: &Shared) -> bool {
+        if self.ponder_wait && !shared.pondering.load(Ordering::Acquire) {
+            self.ponder_wait = false;
+            self.clock_start = Instant::now();
+        }
+        self.ponder_wait
     }
 
     /// The principal variation, cut at the first move that is not legal where it stands (a line
@@ -297,15 +366,15 @@ impl Worker {
     #[allow(clippy::too_many_arguments)]
     fn report(
         &self,
-        root: &Position,
         depth: i32,
         score: i32,
         bound: ScoreBound,
+        pv: Vec<Move>,
+        multipv: usize,
         shared: &Shared,
         reporter: &mut dyn Reporter,
     ) {
         self.flush_nodes(shared);
-        let pv = self.legal_pv(root);
         reporter.iteration(&Iteration {
             depth,
             seldepth: self.seldepth.max(depth as usize),
@@ -315,6 +384,7 @@ impl Worker {
             time: self.start.elapsed(),
             hashfull: shared.tt.hashfull(),
             pv,
+            multipv,
         });
     }
 
@@ -335,9 +405,9 @@ impl Worker {
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes(shared);
-            if self.is_main && !shared.pondering.load(Ordering::Relaxed) {
+            if self.is_main && !self.pondering(shared) {
                 if let Some(hard) = self.budget.hard {
-                    if self.start.elapsed() >= hard {
+                    if self.clock_start.elapsed() >= hard {
                         shared.stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -346,6 +416,45 @@ impl Worker {
         self.stopped = shared.stop.load(Ordering::Relaxed);
         self.stopped
     }
+}
+
+/// Which thread's result to play: a vote weighted by each thread's score (above the worst) and
+/// completed depth, so a move found by several threads, or deeper, wins over the main thread's
+/// alone. A proven mate is kept (the shortest wins); a thread that completed no iteration has no
+/// vote. Returns an index into `results`; 0 (the main thread) when nobody else qualifies.
+pub fn vote(results: &[SearchResult]) -> usize {
+    let voters: Vec<usize> =
+        (0..results.len()).filter(|&i| results[i].best.is_some() && results[i].depth > 0).collect();
+    let Some(min) = voters.iter().map(|&i| results[i].score).min() else {
+        return 0;
+    };
+    let weight = |r: &SearchResult| (r.score - min + 14) as i64 * r.depth as i64;
+    let mut votes: Vec<(Move, i64)> = Vec::new();
+    for &i in &voters {
+        let r = &results[i];
+        let best = r.best.expect("voters have a move");
+        match votes.iter_mut().find(|(m, _)| *m == best) {
+            Some((_, v)) => *v += weight(r),
+            None => votes.push((best, weight(r))),
+        }
+    }
+    let votes_for = |r: &SearchResult| votes.iter().find(|(m, _)| Some(*m) == r.best).map_or(0, |(_, v)| *v);
+    let mut chosen = if voters.contains(&0) { 0 } else { voters[0] };
+    for &i in &voters {
+        let (r, c) = (&results[i], &results[chosen]);
+        let better = if c.score >= MATE_BOUND {
+            r.score > c.score
+        } else if r.score >= MATE_BOUND {
+            true
+        } else {
+            r.score > -MATE_BOUND
+                && (votes_for(r) > votes_for(c) || (votes_for(r) == votes_for(c) && weight(r) > weight(c)))
+        };
+        if better {
+            chosen = i;
+        }
+    }
+    chosen
 }
 
 /// Whether `pos` is a draw by the fifty-move rule or insufficient material.
@@ -431,5 +540,34 @@ mod tests {
         let a = run();
         assert!(a.best.is_some() && a.nodes > 0);
         assert_eq!(a, run());
+    }
+
+    #[test]
+    fn the_vote_weighs_depth_score_and_agreement() {
+        let pos = Position::startpos();
+        let mv = |text: &str| pos.parse_uci_move(text).unwrap();
+        let r = |m: &str, score: i32, depth: i32| SearchResult {
+            best: Some(mv(m)),
+            ponder: None,
+            score,
+            depth,
+            nodes: 0,
+            pv: vec![mv(m)],
+        };
+        // One thread: its own move.
+        assert_eq!(vote(&[r("e2e4", 30, 10)]), 0);
+        // Two helpers agreeing outvote the main thread at the same depth.
+        assert_eq!(vote(&[r("e2e4", 30, 10), r("d2d4", 30, 10), r("d2d4", 30, 10)]), 1);
+        // A deeper helper with a better score wins alone.
+        assert_eq!(vote(&[r("e2e4", 20, 10), r("d2d4", 40, 14)]), 1);
+        // A shallower, equal helper does not.
+        assert_eq!(vote(&[r("e2e4", 30, 12), r("d2d4", 30, 9)]), 0);
+        // A proven mate is played, the shortest one first.
+        assert_eq!(vote(&[r("e2e4", 30, 20), r("d2d4", MATE - 5, 8)]), 1);
+        assert_eq!(vote(&[r("e2e4", MATE - 7, 20), r("d2d4", MATE - 5, 8), r("c2c4", 50, 30)]), 1);
+        // A thread that completed no iteration has no say.
+        assert_eq!(vote(&[r("e2e4", 0, 0), r("d2d4", 10, 3)]), 1);
+        let none = SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![] };
+        assert_eq!(vote(&[none]), 0);
     }
 }

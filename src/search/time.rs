@@ -26,6 +26,8 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// `go infinite`: search until `stop`.
     pub infinite: bool,
+    /// How many best lines to search and report (`MultiPV`; 0 counts as 1).
+    pub multipv: usize,
 }
 
 /// Soft and hard time limits of one search (`None`: unlimited).

@@ -256,6 +256,7 @@ impl Engine {
             mate: go.mate.filter(|&m| m > 0),
             clock,
             infinite: go.infinite || (unlimited && go.mate.is_none()),
+            multipv: self.options.multipv,
         };
         let wait_for_stop = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
@@ -265,26 +266,30 @@ impl Engine {
         let overhead = ms(self.options.move_overhead_ms);
         let mut workers = std::mem::take(&mut self.workers);
         let chess960 = pos.is_chess960();
+        let show_wdl = self.options.show_wdl;
         let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));
         tt.new_search();
 
         let handle = std::thread::Builder::new().name("search".into()).stack_size(16 << 20).spawn(move || {
+            let started = Instant::now();
             let counters: Vec<NodeCounter> = workers.iter().map(|_| NodeCounter::default()).collect();
             let shared = Shared { tt: &tt, stop: &thread_stop, pondering: &thread_pondering, counters: &counters };
             let helper_limits = Limits { depth: limits.depth, infinite: true, ..Limits::default() };
-            let result = std::thread::scope(|s| {
+            let mut printer = InfoPrinter { chess960, show_wdl };
+            let results = std::thread::scope(|s| {
                 let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+                let mut handles = Vec::with_capacity(helpers.len());
                 for helper in helpers {
                     let (shared, helper_limits, searchmoves) = (&shared, &helper_limits, &searchmoves);
                     let history = &history;
-                    std::thread::Builder::new()
-                        .stack_size(16 << 20)
-                        .spawn_scoped(s, move || {
-                            helper.search(&pos, history, helper_limits, overhead, searchmoves, shared, &mut Silent)
-                        })
-                        .expect("spawn a helper thread");
+                    let spawned = std::thread::Builder::new().stack_size(16 << 20).spawn_scoped(s, move || {
+                        helper.search(&pos, history, helper_limits, overhead, searchmoves, shared, &mut Silent)
+                    });
+                    match spawned {
+                        Ok(h) => handles.push(h),
+                        Err(e) => say(&format!("info string error: cannot start a helper thread: {e}")),
+                    }
                 }
-                let mut printer = InfoPrinter { chess960 };
                 let result = main.search(&pos, &history, &limits, overhead, &searchmoves, &shared, &mut printer);
                 // After `go infinite` or `go ponder`, the answer waits for `stop` / `ponderhit`.
                 while wait_for_stop
@@ -294,8 +299,26 @@ impl Engine {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 thread_stop.store(true, Ordering::Release);
-                result
+                let mut results = vec![result];
+                results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+                results
             });
+            // With several threads the move comes from a vote; show the line it was chosen from.
+            let chosen = crate::search::vote(&results);
+            let result = &results[chosen];
+            if chosen != 0 && limits.multipv <= 1 {
+                printer.iteration(&Iteration {
+                    depth: result.depth,
+                    seldepth: result.depth as usize,
+                    score: Score::from_internal(result.score),
+                    bound: ScoreBound::Exact,
+                    nodes: shared.total_nodes(),
+                    time: started.elapsed(),
+                    hashfull: tt.hashfull(),
+                    pv: result.pv.clone(),
+                    multipv: 1,
+                });
+            }
             let text = match result.best {
                 Some(best) => match result.ponder {
                     Some(p) => format!("bestmove {} ponder {}", best.to_uci(chess960), p.to_uci(chess960)),
@@ -321,20 +344,45 @@ impl Engine {
 /// Formats iterations as `info` lines.
 struct InfoPrinter {
     chess960: bool,
+    show_wdl: bool,
 }
 
 impl Reporter for InfoPrinter {
     fn iteration(&mut self, info: &Iteration) {
-        say(&info_line(info, self.chess960));
+        say(&info_line(info, self.chess960, self.show_wdl));
+    }
+}
+
+/// Win, draw and loss chances in permille from a score (`UCI_ShowWDL`). Each side's winning
+/// chance is a logistic curve of the score: `1 / (1 + exp((A - cp) / B))` for the side to move,
+/// the same with `-cp` for the other, the draw chance the rest. A and B were set so that the
+/// expected score `W + D/2` has the slope around 0 that the Texel tuner fitted to game results
+/// (K = 1.849) and a level position is about 70% drawn, as between strong engines.
+pub fn wdl(score: Score) -> [u32; 3] {
+    const A: f64 = 80.0;
+    const B: f64 = 45.0;
+    match score {
+        Score::Mate(n) if n > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+        Score::Centipawns(cp) => {
+            let chance = |cp: f64| 1.0 / (1.0 + ((A - cp) / B).exp());
+            let win = (chance(cp as f64) * 1000.0).round() as u32;
+            let loss = ((chance(-cp as f64) * 1000.0).round() as u32).min(1000 - win);
+            [win, 1000 - win - loss, loss]
+        }
     }
 }
 
 /// The `info` line of one iteration.
-pub fn info_line(info: &Iteration, chess960: bool) -> String {
-    let score = match info.score {
+pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
+    let mut score = match info.score {
         Score::Centipawns(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    if show_wdl {
+        let [w, d, l] = wdl(info.score);
+        score = format!("{score} wdl {w} {d} {l}");
+    }
     let bound = match info.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -344,9 +392,10 @@ pub fn info_line(info: &Iteration, chess960: bool) -> String {
     let nps = info.nodes as u128 * 1000 / ms;
     let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.nodes,
         info.hashfull,
         info.time.as_millis(),

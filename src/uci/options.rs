@@ -10,11 +10,21 @@ pub struct Options {
     pub ponder: bool,
     pub chess960: bool,
     pub move_overhead_ms: u64,
+    pub multipv: usize,
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { hash_mb: 16, threads: 1, ponder: false, chess960: false, move_overhead_ms: 10 }
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            ponder: false,
+            chess960: false,
+            move_overhead_ms: 10,
+            multipv: 1,
+            show_wdl: false,
+        }
     }
 }
 
@@ -22,6 +32,7 @@ impl Default for Options {
 pub const MAX_HASH_MB: usize = 1 << 25;
 pub const MAX_THREADS: usize = 1024;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
+pub const MAX_MULTIPV: usize = 256;
 
 /// What an accepted `setoption` asks the engine to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +56,8 @@ impl Options {
             format!("option name Ponder type check default {}", d.ponder),
             format!("option name UCI_Chess960 type check default {}", d.chess960),
             format!("option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}", d.move_overhead_ms),
+            format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
+            format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
         ]
     }
 
@@ -86,6 +99,14 @@ impl Options {
                 self.move_overhead_ms = spin(0, MAX_OVERHEAD_MS)?;
                 Ok(Change::Stored)
             }
+            "multipv" => {
+                self.multipv = spin(1, MAX_MULTIPV as u64)? as usize;
+                Ok(Change::Stored)
+            }
+            "uci_showwdl" => {
+                self.show_wdl = check()?;
+                Ok(Change::Stored)
+            }
             _ => Err(format!("no such option '{name}'")),
         }
     }
@@ -115,6 +136,14 @@ mod tests {
         assert_eq!(o.move_overhead_ms, 100);
         assert!(o.set("Move Overhead", Some("5001")).is_err());
         assert!(o.set("Nonsense", Some("1")).is_err());
-        assert_eq!(o.declarations().len(), 6);
+        assert_eq!(o.set("MultiPV", Some("3")), Ok(Change::Stored));
+        assert_eq!(o.multipv, 3);
+        assert!(o.set("MultiPV", Some("0")).is_err());
+        assert!(o.set("MultiPV", Some("257")).is_err());
+        assert_eq!(o.multipv, 3);
+        assert_eq!(o.set("UCI_ShowWDL", Some("true")), Ok(Change::Stored));
+        assert!(o.show_wdl);
+        assert!(o.set("UCI_ShowWDL", Some("1")).is_err());
+        assert_eq!(o.declarations().len(), 8);
     }
 }
