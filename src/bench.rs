@@ -3,11 +3,11 @@
 //! and after `ucinewgame`; every commit that changes search output states it as `Bench: N`.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::position::Position;
-use crate::search::{Limits, NodeCounter, Shared, Silent, Worker};
+use crate::search::{run_threads, Limits, NodeCounter, Shared, Silent, Worker};
 use crate::tt::TranspositionTable;
 
 /// The depth `bench` searches to when none is given.
@@ -61,31 +61,53 @@ pub const POSITIONS: [&str; 44] = [
     "r2r1n2/pp2bk2/2p1p2p/3q4/3PN1QP/2P3R1/P4PP1/5RK1 w - - 0 1",
 ];
 
-/// Searches every position to `depth`; returns (nodes, elapsed).
+/// Searches every position to `depth` with one thread and a fresh 16 MB table; returns (nodes,
+/// elapsed). The node count is the search's signature.
 pub fn bench(depth: u32) -> (u64, Duration) {
-    let tt = TranspositionTable::new(16);
+    bench_with(depth, 1, 16).expect("16 MB can be allocated")
+}
+
+/// [`bench`] with `threads` threads (lazy SMP: the node count then varies from run to run) and a
+/// table of `hash_mb`; the time is the time to reach `depth` on every position. `None` when the
+/// table cannot be allocated.
+pub fn bench_with(depth: u32, threads: usize, hash_mb: usize) -> Option<(u64, Duration)> {
+    let tt = TranspositionTable::try_new(hash_mb)?;
     let stop = AtomicBool::new(false);
     let pondering = AtomicBool::new(false);
-    let counters = [NodeCounter::default()];
-    let mut worker = Worker::new(0);
+    let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
+    let mut workers: Vec<Worker> = (0..threads.max(1)).map(Worker::new).collect();
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.new_search();
+        stop.store(false, Ordering::Relaxed);
         let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
-        let result = worker.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
-        nodes += result.nodes;
+        let results = run_threads(&mut workers, &pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent, || {});
+        nodes += results[0].nodes;
     }
-    (nodes, start.elapsed())
+    Some((nodes, start.elapsed()))
 }
 
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
 pub fn run(depth: u32, out: &mut impl Write) {
-    let (nodes, elapsed) = bench(depth);
+    run_with(depth, 1, 16, out);
+}
+
+/// Runs [`bench_with`] and prints the result; the last line is `<N> nodes <M> nps`.
+pub fn run_with(depth: u32, threads: usize, hash_mb: usize, out: &mut impl Write) {
+    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb) else {
+        let _ = writeln!(out, "error: cannot allocate {hash_mb} MB of hash");
+        return;
+    };
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    let _ = writeln!(out, "Positions: {}, depth {depth}, time {} ms", POSITIONS.len(), elapsed.as_millis());
+    let _ = writeln!(
+        out,
+        "Positions: {}, depth {depth}, threads {threads}, hash {hash_mb} MB, time {} ms",
+        POSITIONS.len(),
+        elapsed.as_millis()
+    );
     let _ = writeln!(out, "{nodes} nodes {nps} nps");
     let _ = out.flush();
 }

@@ -16,8 +16,10 @@ Command line:
                                           count leaf nodes, one line per root move
   corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
                                           check every ';Dk n' entry of an EPD perft suite
-  corvid bench [depth]                    fixed-depth search of 44 positions; last line
-                                          '<N> nodes <M> nps' (N is the search's signature)
+  corvid bench [depth] [--threads N] [--hash MB]
+                                          fixed-depth search of 44 positions; last line
+                                          '<N> nodes <M> nps' (with 1 thread and 16 MB, the
+                                          defaults, N is the search's signature)
   corvid epd <file> [--movetime MS] [--threads N] [--hash MB]
                                           solve an EPD suite (bm/am), MS per position
   corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]
@@ -39,7 +41,7 @@ Extensions:
   bench [depth]                           as 'corvid bench'
   help                                    this text
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
-  Move Overhead (ms, 0-5000).
+  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL.
 ";
 
 /// Runs the command line; returns the process exit status.
@@ -136,15 +138,17 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
 }
 
 fn run_bench(args: &[String]) -> Result<i32, String> {
-    let depth = match args {
+    let flags = parse_flags(args)?;
+    let depth = match flags.words.as_slice() {
         [] => crate::bench::DEFAULT_DEPTH,
         [d] => match d.parse::<u32>() {
             Ok(d) if (1..=64).contains(&d) => d,
             _ => return Err(format!("bench depth must be a number from 1 to 64, not '{d}'")),
         },
-        _ => return Err("usage: corvid bench [depth]".into()),
+        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB]".into()),
     };
-    crate::bench::run(depth, &mut io::stdout().lock());
+    let hash_mb = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
+    crate::bench::run_with(depth, flags.threads, hash_mb, &mut io::stdout().lock());
     Ok(0)
 }
 

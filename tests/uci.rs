@@ -375,3 +375,39 @@ fn searchmoves_and_go_mate() {
     assert_eq!(best, "d5f6");
     assert_eq!(last_score(&lines).as_deref(), Some("mate 2"));
 }
+
+#[test]
+fn a_hash_too_large_for_the_machine_is_refused_and_the_table_kept() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 33554432");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 10_000);
+    assert!(lines.iter().any(|l| l.contains("cannot allocate 33554432 MB")), "{lines:?}");
+    let (best, _) = e.search("position startpos", "go depth 6");
+    assert!(best.len() >= 4 && best != "0000");
+    e.send("setoption name Hash value 64");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 10_000);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}
+
+#[test]
+fn chess960_castling_in_and_out() {
+    let mut e = Engine::start();
+    // Standard chess: castling is the king's two-square move.
+    let (best, _) = e.search("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go depth 3 searchmoves e1g1");
+    assert_eq!(best, "e1g1");
+    // Chess960: king takes rook, from Shredder-FEN (HBha) and X-FEN (KQkq: the outer rooks).
+    e.send("setoption name UCI_Chess960 value true");
+    for fen in ["r3k2r/8/8/8/8/8/8/1R2K2R w HBha - 0 1", "r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1"] {
+        let (best, lines) = e.search(&format!("position fen {fen}"), "go depth 3 searchmoves e1b1");
+        assert_eq!(best, "e1b1", "{lines:?}");
+        let (best, _) = e.search(&format!("position fen {fen}"), "go depth 3 searchmoves e1h1");
+        assert_eq!(best, "e1h1", "{fen}");
+        // The castling moves are accepted in a move list and land king and rook where they belong.
+        e.send(&format!("position fen {fen} moves e1b1 e8h8"));
+        e.send("d");
+        let fen_line = e.wait_for("Fen:", 5000).pop().unwrap();
+        assert!(fen_line.starts_with("Fen: r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2"), "{fen_line}");
+    }
+}

@@ -223,14 +223,19 @@ impl Worker {
         };
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
-        let lines = limits.multipv.clamp(1, self.root_moves.len());
+        // Helpers search one line; with MultiPV, only the main thread's lines are reported.
+        let lines = if self.is_main { limits.multipv.clamp(1, self.root_moves.len()) } else { 1 };
         let mut result =
             SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![first] };
         // The score of each line at the previous depth, the centre of its aspiration window.
         let mut scores = vec![0; lines];
-        // Helper threads start at staggered depths so they explore differently.
-        let first_depth = 1 + (self.id % 2) as i32;
-        'deepen: for depth in first_depth..=max_depth {
+        'deepen: for depth in 1..=max_depth {
+            // Helpers skip depths in staggered patterns, so that they run ahead of the main
+            // thread and of each other and fill the table with deeper results (the last depth
+            // is never skipped).
+            if !self.is_main && depth < max_depth && depth > 1 && skips(self.id, depth) {
+                continue;
+            }
             self.seldepth = 0;
             self.excluded.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
@@ -270,6 +275,11 @@ impl Worker {
                 for (k, (score, pv)) in found.iter().enumerate() {
                     self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1, shared, reporter);
                 }
+            }
+            // Any thread that completes the depth limit ends the search for all (but with
+            // MultiPV the main thread's lines decide).
+            if depth == max_depth && limits.depth.is_some() && (self.is_main || limits.multipv <= 1) {
+                shared.stop.store(true, Ordering::Release);
             }
             if let Some(mate) = limits.mate {
                 if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= mate as i32 {
@@ -416,6 +426,56 @@ impl Worker {
         self.stopped = shared.stop.load(Ordering::Relaxed);
         self.stopped
     }
+}
+
+/// Whether helper thread `id` skips iteration `depth`: thread `id` belongs to a group that
+/// searches blocks of `size` depths and skips the next `size`, each thread of the group with its
+/// own phase (1: every other depth; 2 and 3: two on, two off, in two phases; ...).
+fn skips(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id.max(1) - 1) % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
+
+/// Runs one search on every worker: worker 0 (the main thread) here with `limits` and
+/// `reporter`, the others as helper threads without limits of their own (they stop when the main
+/// thread does). Once the main thread is done, `before_stop` runs (the UCI front waits there for
+/// `stop` or `ponderhit` after `go infinite` / `go ponder`), then every helper is stopped and
+/// joined. Returns the results, main thread first, for [`vote`].
+#[allow(clippy::too_many_arguments)]
+pub fn run_threads(
+    workers: &mut [Worker],
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    overhead: Duration,
+    searchmoves: &[Move],
+    shared: &Shared,
+    reporter: &mut dyn Reporter,
+    before_stop: impl FnOnce(),
+) -> Vec<SearchResult> {
+    let helper_limits = Limits { depth: limits.depth, infinite: true, multipv: limits.multipv, ..Limits::default() };
+    std::thread::scope(|s| {
+        let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+        let mut handles = Vec::with_capacity(helpers.len());
+        for helper in helpers {
+            let helper_limits = &helper_limits;
+            let spawned = std::thread::Builder::new().stack_size(16 << 20).spawn_scoped(s, move || {
+                helper.search(pos, history, helper_limits, overhead, searchmoves, shared, &mut Silent)
+            });
+            // Without the thread the search goes on with fewer helpers.
+            if let Ok(handle) = spawned {
+                handles.push(handle);
+            }
+        }
+        let result = main.search(pos, history, limits, overhead, searchmoves, shared, reporter);
+        before_stop();
+        shared.stop.store(true, Ordering::Release);
+        let mut results = vec![result];
+        results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+        results
+    })
 }
 
 /// Which thread's result to play: a vote weighted by each thread's score (above the worst) and

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Clock, Iteration, Limits, NodeCounter, Reporter, Score, ScoreBound, Shared, Silent, Worker};
+use crate::search::{Clock, Iteration, Limits, NodeCounter, Reporter, Score, ScoreBound, Shared, Worker};
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Move};
 use command::{Command, Go, Start};
@@ -274,23 +274,8 @@ impl Engine {
             let started = Instant::now();
             let counters: Vec<NodeCounter> = workers.iter().map(|_| NodeCounter::default()).collect();
             let shared = Shared { tt: &tt, stop: &thread_stop, pondering: &thread_pondering, counters: &counters };
-            let helper_limits = Limits { depth: limits.depth, infinite: true, ..Limits::default() };
             let mut printer = InfoPrinter { chess960, show_wdl };
-            let results = std::thread::scope(|s| {
-                let (main, helpers) = workers.split_first_mut().expect("at least one worker");
-                let mut handles = Vec::with_capacity(helpers.len());
-                for helper in helpers {
-                    let (shared, helper_limits, searchmoves) = (&shared, &helper_limits, &searchmoves);
-                    let history = &history;
-                    let spawned = std::thread::Builder::new().stack_size(16 << 20).spawn_scoped(s, move || {
-                        helper.search(&pos, history, helper_limits, overhead, searchmoves, shared, &mut Silent)
-                    });
-                    match spawned {
-                        Ok(h) => handles.push(h),
-                        Err(e) => say(&format!("info string error: cannot start a helper thread: {e}")),
-                    }
-                }
-                let result = main.search(&pos, &history, &limits, overhead, &searchmoves, &shared, &mut printer);
+            let wait = || {
                 // After `go infinite` or `go ponder`, the answer waits for `stop` / `ponderhit`.
                 while wait_for_stop
                     && !thread_stop.load(Ordering::Acquire)
@@ -298,11 +283,18 @@ impl Engine {
                 {
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                thread_stop.store(true, Ordering::Release);
-                let mut results = vec![result];
-                results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
-                results
-            });
+            };
+            let results = crate::search::run_threads(
+                &mut workers,
+                &pos,
+                &history,
+                &limits,
+                overhead,
+                &searchmoves,
+                &shared,
+                &mut printer,
+                wait,
+            );
             // With several threads the move comes from a vote; show the line it was chosen from.
             let chosen = crate::search::vote(&results);
             let result = &results[chosen];
