@@ -411,3 +411,14 @@ fn chess960_castling_in_and_out() {
         assert!(fen_line.starts_with("Fen: r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2"), "{fen_line}");
     }
 }
+
+#[test]
+fn a_line_that_is_not_utf8_is_just_bad_input() {
+    let mut e = Engine::start();
+    e.stdin.write_all(b"isready\n\xff\xfe garbage\nposition fen \xe9\n").unwrap();
+    e.send("isready");
+    e.wait_for("readyok", 5000);
+    e.wait_for("readyok", 5000);
+    let (best, _) = e.search("position startpos", "go depth 3");
+    assert!(best.len() >= 4 && best != "0000");
+}

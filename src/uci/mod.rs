@@ -82,9 +82,12 @@ impl Engine {
 
     /// Runs the loop until `quit` or the end of input (which counts as `quit`).
     pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
+        // Lines are read as bytes: one that is not UTF-8 (a Latin-1 path, say) is decoded with
+        // replacement characters and handled like any other bad input, not taken as the end.
+        for line in input.split(b'\n') {
             let Ok(line) = line else { break };
-            if self.handle(&line) == Flow::Quit {
+            let line = String::from_utf8_lossy(&line);
+            if self.handle(line.trim_end_matches('\r')) == Flow::Quit {
                 return;
             }
         }
