@@ -19,12 +19,13 @@ use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
+use super::history::{self, NO_CONTEXT};
 use super::picker::MovePicker;
 use super::{is_material_or_fifty_draw, Shared, Worker};
 use crate::eval;
 use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
-use crate::types::{Move, PieceType};
+use crate::types::{Move, Piece, PieceType};
 
 const INFINITY: i32 = MATE + 1;
 
@@ -177,6 +178,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
+                self.stack[ply].cont = NO_CONTEXT;
                 self.keys.push(key);
                 let child = pos.make_null_move();
                 let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, shared);
@@ -196,11 +198,15 @@ impl Worker {
         }
 
         let killers = self.history.killers(ply);
-        let mut picker = MovePicker::new(pos, tt_move, killers);
+        let conts = [
+            if ply >= 1 { self.stack[ply - 1].cont } else { NO_CONTEXT },
+            if ply >= 2 { self.stack[ply - 2].cont } else { NO_CONTEXT },
+        ];
+        let mut picker = MovePicker::new(pos, tt_move, killers, conts);
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut move_count = 0;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<(Piece, Move), 64> = ArrayVec::new();
         let side = pos.side_to_move();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
@@ -210,7 +216,8 @@ impl Worker {
             }
             move_count += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
-            let history = if quiet { self.history.quiet(side, m) } else { 0 };
+            let piece = Piece::new(side, pos.piece_type_on(m.from()));
+            let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
 
             let child = pos.make_move(m);
             let gives_check = child.in_check();
@@ -234,6 +241,7 @@ impl Worker {
             shared.tt.prefetch(child.key());
             let new_depth = depth - 1 + gives_check as i32;
             self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = history::context(piece, m);
             self.keys.push(key);
 
             let mut score;
@@ -248,7 +256,7 @@ impl Worker {
                     r += cut_node as i32;
                     r -= gives_check as i32;
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
-                    r -= history / 8192;
+                    r -= history / 12_288;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, shared);
@@ -274,14 +282,14 @@ impl Worker {
                     }
                     if alpha >= beta {
                         if quiet {
-                            self.history.update_quiets(side, ply, depth, m, &quiets);
+                            self.history.update_quiets(side, ply, depth, conts, (piece, m), &quiets);
                         }
                         break;
                     }
                 }
             }
             if quiet && Some(m) != best_move {
-                let _ = quiets.try_push(m);
+                let _ = quiets.try_push((piece, m));
             }
         }
 

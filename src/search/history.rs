@@ -1,25 +1,51 @@
-//! Move-ordering memory of one search thread: two killer moves per ply and a butterfly history
-//! of quiet moves, kept across `go` commands until `ucinewgame`.
+//! Move-ordering memory of one search thread, kept across `go` commands until `ucinewgame`:
+//! two killer moves per ply, a butterfly history of quiet moves (side, from, to) and a
+//! continuation history (the piece and destination of the move one and two plies back, then the
+//! piece and destination of this move), which learns replies rather than moves.
 //!
 //! One update rule: the quiet move that caused a beta cut-off gets a bonus, every quiet tried
 //! before it the same amount as a malus, and both go through the "gravity" formula
-//! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping.
+//! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping. A quiet move's
+//! score is the sum of its butterfly entry and its two continuation entries.
 
 use crate::tt::MAX_PLY;
-use crate::types::{Color, Move};
+use crate::types::{Color, Move, Piece};
 
 /// History values stay within `±MAX_HISTORY`.
 pub const MAX_HISTORY: i32 = 16_384;
+
+/// A continuation context: the piece and destination of an earlier move, `piece * 64 + to`;
+/// `NO_CONTEXT` (a null move, or before the root) reads as an all-zero table that is never
+/// written.
+pub type Context = usize;
+
+/// The context of "no move".
+pub const NO_CONTEXT: Context = 12 * 64;
+
+/// The context a move of `piece` to `m.to()` creates.
+#[inline]
+pub fn context(piece: Piece, m: Move) -> Context {
+    piece.index() * 64 + m.to().index()
+}
+
+/// One continuation table: `[piece][to]` of the reply.
+type ContTable = [[i16; 64]; 12];
 
 /// Killers and history of one thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     butterfly: [[[i16; 64]; 64]; 2],
+    /// Indexed by `Context`, then by the reply; `NO_CONTEXT + 1` tables.
+    continuation: Vec<ContTable>,
 }
 
 impl Default for History {
     fn default() -> History {
-        History { killers: [[None; 2]; MAX_PLY + 2], butterfly: [[[0; 64]; 64]; 2] }
+        History {
+            killers: [[None; 2]; MAX_PLY + 2],
+            butterfly: [[[0; 64]; 64]; 2],
+            continuation: vec![[[0; 64]; 12]; NO_CONTEXT + 1],
+        }
     }
 }
 
@@ -44,6 +70,14 @@ impl History {
         self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
     }
 
+    /// The history score of a quiet move of `piece` with the continuation contexts `conts`
+    /// (one and two plies back): butterfly plus both continuation entries.
+    #[inline]
+    pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: [Context; 2]) -> i32 {
+        let (p, to) = (piece.index(), m.to().index());
+        self.quiet(side, m) + self.continuation[conts[0]][p][to] as i32 + self.continuation[conts[1]][p][to] as i32
+    }
+
     /// The bonus for a cut-off at `depth`.
     #[inline]
     pub fn bonus(depth: i32) -> i32 {
@@ -55,14 +89,32 @@ impl History {
         *entry = (h + bonus - h * bonus.abs() / MAX_HISTORY) as i16;
     }
 
-    /// Records a quiet cut-off: `best` is rewarded, the `tried` quiets before it are punished.
-    pub fn update_quiets(&mut self, side: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = Self::bonus(depth);
-        let s = side.index();
-        Self::gravity(&mut self.butterfly[s][best.from().index()][best.to().index()], bonus);
-        for m in tried {
-            Self::gravity(&mut self.butterfly[s][m.from().index()][m.to().index()], -bonus);
+    fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: [Context; 2], bonus: i32) {
+        Self::gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
+        for c in conts {
+            if c != NO_CONTEXT {
+                Self::gravity(&mut self.continuation[c][piece.index()][m.to().index()], bonus);
+            }
         }
+    }
+
+    /// Records a quiet cut-off: `best` is rewarded, the `tried` quiets before it are punished;
+    /// each move comes with the piece that makes it.
+    pub fn update_quiets(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        conts: [Context; 2],
+        best: (Piece, Move),
+        tried: &[(Piece, Move)],
+    ) {
+        let bonus = Self::bonus(depth);
+        self.update_one(side, best.0, best.1, conts, bonus);
+        for &(piece, m) in tried {
+            self.update_one(side, piece, m, conts, -bonus);
+        }
+        let best = best.1;
         let k = &mut self.killers[ply.min(MAX_PLY + 1)];
         if k[0] != Some(best) {
             k[1] = k[0];
@@ -81,14 +133,25 @@ mod tests {
         let mut h = Box::<History>::default();
         let good = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
         let bad = Move::new(Square::B1, Square::A3, MoveKind::Quiet);
+        let knight = Piece::WhiteKnight;
+        let prev = Move::new(Square::E7, Square::E5, MoveKind::Quiet);
+        let conts = [context(Piece::BlackPawn, prev), NO_CONTEXT];
         for _ in 0..1000 {
-            h.update_quiets(Color::White, 3, 20, good, &[bad]);
+            h.update_quiets(Color::White, 3, 20, conts, (knight, good), &[(knight, bad)]);
         }
         assert!(h.quiet(Color::White, good) > 0 && h.quiet(Color::White, good) <= MAX_HISTORY);
         assert!(h.quiet(Color::White, bad) < 0 && h.quiet(Color::White, bad) >= -MAX_HISTORY);
         assert_eq!(h.quiet(Color::Black, good), 0);
+        // The reply to ...e5 scores its butterfly and continuation entries; with no context
+        // only the butterfly entry counts, and the "no move" table stays empty.
+        let with = h.quiet_score(Color::White, knight, good, conts);
+        let without = h.quiet_score(Color::White, knight, good, [NO_CONTEXT; 2]);
+        assert_eq!(without, h.quiet(Color::White, good));
+        assert!(with > without && with <= 2 * MAX_HISTORY);
+        assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, bad));
+        assert!(h.continuation[NO_CONTEXT].iter().flatten().all(|&v| v == 0));
         assert_eq!(h.killers(3), [Some(good), None]);
-        h.update_quiets(Color::White, 3, 2, bad, &[]);
+        h.update_quiets(Color::White, 3, 2, conts, (knight, bad), &[]);
         assert_eq!(h.killers(3), [Some(bad), Some(good)]);
     }
 }

@@ -114,11 +114,19 @@ impl Shared<'_> {
 }
 
 /// Per-ply search state.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct PlyState {
     eval: i32,
     /// The move that led to the next ply (`None` for a null move).
     mv: Option<Move>,
+    /// The continuation-history context of `mv` (`NO_CONTEXT` for a null move).
+    cont: history::Context,
+}
+
+impl Default for PlyState {
+    fn default() -> PlyState {
+        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT }
+    }
 }
 
 /// One search thread's own data, kept between searches until `ucinewgame`.

@@ -6,10 +6,10 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::History;
+use super::history::{Context, History, NO_CONTEXT};
 use crate::movelist::{MoveList, MAX_MOVES};
 use crate::position::{AllMoves, Captures, Position, Quiets};
-use crate::types::{Move, PieceType};
+use crate::types::{Move, Piece, PieceType};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -30,6 +30,8 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     killer_index: usize,
+    /// Continuation contexts of the two moves before this node, for quiet-move scores.
+    conts: [Context; 2],
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     index: usize,
@@ -59,14 +61,15 @@ fn noisy_score(pos: &Position, m: Move) -> i32 {
 }
 
 impl MovePicker {
-    /// A picker for a full-width node.
-    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> MovePicker {
+    /// A picker for a full-width node reached by moves with the continuation contexts `conts`.
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], conts: [Context; 2]) -> MovePicker {
         let stage = if pos.in_check() { Stage::Evasions } else { Stage::TtMove };
         MovePicker {
             stage,
             tt_move,
             killers,
             killer_index: 0,
+            conts,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             index: 0,
@@ -78,7 +81,8 @@ impl MovePicker {
 
     /// A picker for quiescence: good captures and promotions, or every evasion when in check.
     pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
-        let mut picker = MovePicker::new(pos, tt_move.filter(|m| pos.in_check() || m.is_capture()), [None; 2]);
+        let tt_move = tt_move.filter(|m| pos.in_check() || m.is_capture());
+        let mut picker = MovePicker::new(pos, tt_move, [None; 2], [NO_CONTEXT; 2]);
         picker.noisy_only = true;
         picker
     }
@@ -149,7 +153,12 @@ impl MovePicker {
                     self.index = 0;
                     pos.generate::<Quiets>(&mut self.moves);
                     let side = pos.side_to_move();
-                    self.scores = self.moves.iter().map(|&m| history.quiet(side, m)).collect();
+                    let conts = self.conts;
+                    self.scores = self
+                        .moves
+                        .iter()
+                        .map(|&m| history.quiet_score(side, Piece::new(side, pos.piece_type_on(m.from())), m, conts))
+                        .collect();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.select() {
@@ -168,6 +177,7 @@ impl MovePicker {
                     if self.moves.is_empty() && self.index == 0 {
                         pos.generate::<AllMoves>(&mut self.moves);
                         let side = pos.side_to_move();
+                        let conts = self.conts;
                         self.scores = self
                             .moves
                             .iter()
@@ -177,7 +187,7 @@ impl MovePicker {
                                 } else if m.is_capture() || m.is_promotion() {
                                     (1 << 20) + noisy_score(pos, m)
                                 } else {
-                                    history.quiet(side, m)
+                                    history.quiet_score(side, Piece::new(side, pos.piece_type_on(m.from())), m, conts)
                                 }
                             })
                             .collect();
@@ -199,7 +209,7 @@ mod tests {
 
     fn collect(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
         let history = Box::<History>::default();
-        let mut picker = MovePicker::new(pos, tt_move, killers);
+        let mut picker = MovePicker::new(pos, tt_move, killers, [NO_CONTEXT; 2]);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 
