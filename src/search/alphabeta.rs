@@ -10,6 +10,11 @@
 //!   moves;
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history; a reduced move that beats alpha is searched again at full depth;
+//! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
+//!   reduced search of the other moves against a margin below its score; if none reaches it, the
+//!   hash move is the only good move and is searched a ply deeper. If the other moves beat the
+//!   margin and the margin is itself above beta, two moves fail high and the node is cut
+//!   (multi-cut); if only the hash move's score is above beta, it is searched a ply shallower;
 //! * check extension: a move that gives check is searched a ply deeper.
 //!
 //! Draws: repetition (twofold inside the search, threefold with the game history), the fifty-move
@@ -113,6 +118,9 @@ impl Worker {
             return 0;
         }
         let root = ply == 0;
+        // Inside a singularity test this node is searched without one of its moves: its result
+        // is no bound on the node, so the table is neither trusted nor written.
+        let excluded = self.stack[ply].excluded;
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
@@ -135,7 +143,7 @@ impl Worker {
         let entry = shared.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
-            if !PV && e.depth >= depth && bound_cuts(&e, alpha, beta) {
+            if !PV && excluded.is_none() && e.depth >= depth && bound_cuts(&e, alpha, beta) {
                 return e.score;
             }
         }
@@ -161,7 +169,7 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= 8 && eval.abs() < MATE_BOUND && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
@@ -193,7 +201,7 @@ impl Worker {
         }
 
         // Internal iterative reduction.
-        if depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+        if depth >= 4 && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
             depth -= 1;
         }
 
@@ -212,6 +220,9 @@ impl Worker {
 
         while let Some(m) = picker.next(pos, &self.history) {
             if root && (!self.root_moves.contains(&m) || self.excluded.contains(&m)) {
+                continue;
+            }
+            if Some(m) == excluded {
                 continue;
             }
             move_count += 1;
@@ -238,8 +249,37 @@ impl Worker {
                 }
             }
 
+            let mut extension = gives_check as i32;
+            if let Some(e) = entry.filter(|_| !root && depth >= 8 && excluded.is_none() && Some(m) == tt_move) {
+                if matches!(e.bound, Bound::Lower | Bound::Exact) && e.depth >= depth - 3 && e.score.abs() < MATE_BOUND
+                {
+                    let singular_beta = e.score - 2 * depth;
+                    self.stack[ply].excluded = Some(m);
+                    let score = self.negamax::<false>(
+                        pos,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        cut_node,
+                        shared,
+                    );
+                    self.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    } else if e.score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+
             shared.tt.prefetch(child.key());
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = history::context(piece, m);
             self.keys.push(key);
@@ -257,7 +297,7 @@ impl Worker {
                     r -= gives_check as i32;
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
                     r -= history / 12_288;
-                    r = r.clamp(0, new_depth - 1);
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, shared);
                 if score > alpha && r > 0 {
@@ -294,7 +334,16 @@ impl Worker {
         }
 
         if move_count == 0 {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            };
+        }
+        if excluded.is_some() {
+            return best_score;
         }
 
         let bound = if best_score >= beta {

@@ -121,11 +121,13 @@ struct PlyState {
     mv: Option<Move>,
     /// The continuation-history context of `mv` (`NO_CONTEXT` for a null move).
     cont: history::Context,
+    /// The move left out of this node's search while testing it for singularity.
+    excluded: Option<Move>,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT }
+        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None }
     }
 }
 
