@@ -75,6 +75,13 @@ impl Worker {
         eval::evaluate_with(pos, &mut self.pawns)
     }
 
+    /// `raw` corrected by the correction history, kept clear of mate scores.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.correction.get(pos.side_to_move(), pos.pawn_key());
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Whether the position at the end of the key stack repeats an earlier one (twice inside
     /// the search, or three times counting the game before the root).
     pub(super) fn is_repetition(&self, pos: &Position) -> bool {
@@ -148,13 +155,15 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
+        // The table keeps the evaluation uncorrected; the correction is applied on top.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(e) = entry {
             e.eval
         } else {
             self.evaluate(pos)
         };
+        let static_eval = if in_check { -INFINITY } else { self.corrected(pos, raw_eval) };
         // A bound from the table can sharpen the static evaluation.
         let eval = match entry {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
@@ -353,7 +362,16 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        shared.tt.store(key, best_move, best_score, static_eval, depth, bound, ply);
+        let noisy_best = best_move.is_some_and(|m| m.is_capture() || m.is_promotion());
+        if !in_check
+            && !noisy_best
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction.update(pos.side_to_move(), pos.pawn_key(), depth, best_score - raw_eval);
+        }
+        shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
     }
 
@@ -391,12 +409,14 @@ impl Worker {
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
 
         let mut best_score = -INFINITY;
+        let mut raw_eval = -INFINITY;
         let mut static_eval = -INFINITY;
         if !in_check {
-            static_eval = match entry {
+            raw_eval = match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(pos),
             };
+            static_eval = self.corrected(pos, raw_eval);
             if static_eval >= beta {
                 return static_eval;
             }
@@ -447,7 +467,7 @@ impl Worker {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        shared.tt.store(key, best_move, best_score, static_eval, 0, bound, ply);
+        shared.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }

@@ -7,6 +7,10 @@
 //! before it the same amount as a malus, and both go through the "gravity" formula
 //! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping. A quiet move's
 //! score is the sum of its butterfly entry and its two continuation entries.
+//!
+//! The correction history is of another kind: per side to move and pawn structure (a slot
+//! chosen by the pawn key), a running average of how far the search result of a node fell from
+//! its static evaluation, added to later static evaluations of the same structure.
 
 use crate::tt::MAX_PLY;
 use crate::types::{Color, Move, Piece};
@@ -30,6 +34,41 @@ pub fn context(piece: Piece, m: Move) -> Context {
 
 /// One continuation table: `[piece][to]` of the reply.
 type ContTable = [[i16; 64]; 12];
+
+/// Slots of the correction history per side.
+const CORRECTION_SLOTS: usize = 16_384;
+/// Correction entries are kept in 1/`CORRECTION_GRAIN` centipawns.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 64;
+
+/// Static-evaluation corrections by side and pawn structure.
+pub struct Correction {
+    table: Vec<[i32; CORRECTION_SLOTS]>,
+}
+
+impl Default for Correction {
+    fn default() -> Correction {
+        Correction { table: vec![[0; CORRECTION_SLOTS]; 2] }
+    }
+}
+
+impl Correction {
+    /// The correction, in centipawns, for `side` to move with pawns of key `pawn_key`.
+    #[inline]
+    pub fn get(&self, side: Color, pawn_key: u64) -> i32 {
+        self.table[side.index()][pawn_key as usize % CORRECTION_SLOTS] / CORRECTION_GRAIN
+    }
+
+    /// Moves the entry towards `diff` (search score minus uncorrected static evaluation), the
+    /// more the deeper the search was.
+    pub fn update(&mut self, side: Color, pawn_key: u64, depth: i32, diff: i32) {
+        let entry = &mut self.table[side.index()][pawn_key as usize % CORRECTION_SLOTS];
+        let weight = (depth + 1).min(16);
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *entry = (*entry * (256 - weight) + target * weight) / 256;
+    }
+}
 
 /// Killers and history of one thread.
 pub struct History {
@@ -127,6 +166,21 @@ impl History {
 mod tests {
     use super::*;
     use crate::types::{MoveKind, Square};
+
+    #[test]
+    fn corrections_converge_and_stay_bounded() {
+        let mut c = Correction::default();
+        for _ in 0..500 {
+            c.update(Color::White, 77, 10, 30);
+        }
+        assert!((28..=30).contains(&c.get(Color::White, 77)), "{}", c.get(Color::White, 77));
+        assert_eq!(c.get(Color::Black, 77), 0);
+        assert_eq!(c.get(Color::White, 78), 0);
+        for _ in 0..500 {
+            c.update(Color::Black, 5, 20, -10_000);
+        }
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 4).contains(&c.get(Color::Black, 5)));
+    }
 
     #[test]
     fn bounded_updates_and_killers() {

@@ -134,6 +134,7 @@ impl Default for PlyState {
 /// One search thread's own data, kept between searches until `ucinewgame`.
 pub struct Worker {
     pub(crate) history: Box<History>,
+    pub(crate) correction: history::Correction,
     pub(crate) pawns: PawnTable,
     /// Keys of the game's earlier positions, then of the search path.
     keys: Vec<u64>,
@@ -171,6 +172,7 @@ impl Worker {
     pub fn new(id: usize) -> Worker {
         Worker {
             history: Box::default(),
+            correction: history::Correction::default(),
             pawns: PawnTable::default(),
             keys: Vec::with_capacity(1024),
             root_keys: 0,
