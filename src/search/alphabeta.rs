@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use arrayvec::ArrayVec;
 
 use super::history::{self, NO_CONTEXT};
-use super::picker::MovePicker;
+use super::picker::{captured_type, MovePicker};
 use super::{is_material_or_fifty_draw, Shared, Worker};
 use crate::eval;
 use crate::position::Position;
@@ -224,6 +224,7 @@ impl Worker {
         let mut best_move = None;
         let mut move_count = 0;
         let mut quiets: ArrayVec<(Piece, Move), 64> = ArrayVec::new();
+        let mut noisies: ArrayVec<(Piece, Move, PieceType), 32> = ArrayVec::new();
         let side = pos.side_to_move();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
@@ -332,13 +333,21 @@ impl Worker {
                     if alpha >= beta {
                         if quiet {
                             self.history.update_quiets(side, ply, depth, conts, (piece, m), &quiets);
+                            self.history.update_captures(depth, None, &noisies);
+                        } else {
+                            let best = (piece, m, captured_type(pos, m));
+                            self.history.update_captures(depth, Some(best), &noisies);
                         }
                         break;
                     }
                 }
             }
-            if quiet && Some(m) != best_move {
-                let _ = quiets.try_push((piece, m));
+            if Some(m) != best_move {
+                if quiet {
+                    let _ = quiets.try_push((piece, m));
+                } else {
+                    let _ = noisies.try_push((piece, m, captured_type(pos, m)));
+                }
             }
         }
 

@@ -8,12 +8,15 @@
 //! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping. A quiet move's
 //! score is the sum of its butterfly entry and its two continuation entries.
 //!
+//! Captures and promotions have their own capture history (moving piece, destination, captured
+//! piece type), updated by the same rule and added to the victim's value when ordering them.
+//!
 //! The correction history is of another kind: per side to move and pawn structure (a slot
 //! chosen by the pawn key), a running average of how far the search result of a node fell from
 //! its static evaluation, added to later static evaluations of the same structure.
 
 use crate::tt::MAX_PLY;
-use crate::types::{Color, Move, Piece};
+use crate::types::{Color, Move, Piece, PieceType};
 
 /// History values stay within `±MAX_HISTORY`.
 pub const MAX_HISTORY: i32 = 16_384;
@@ -76,6 +79,8 @@ pub struct History {
     butterfly: [[[i16; 64]; 64]; 2],
     /// Indexed by `Context`, then by the reply; `NO_CONTEXT + 1` tables.
     continuation: Vec<ContTable>,
+    /// `[piece][to][captured piece type]`; a promotion without capture counts as capturing a pawn.
+    captures: [[[i16; 6]; 64]; 12],
 }
 
 impl Default for History {
@@ -84,6 +89,7 @@ impl Default for History {
             killers: [[None; 2]; MAX_PLY + 2],
             butterfly: [[[0; 64]; 64]; 2],
             continuation: vec![[[0; 64]; 12]; NO_CONTEXT + 1],
+            captures: [[[0; 6]; 64]; 12],
         }
     }
 }
@@ -115,6 +121,29 @@ impl History {
     pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: [Context; 2]) -> i32 {
         let (p, to) = (piece.index(), m.to().index());
         self.quiet(side, m) + self.continuation[conts[0]][p][to] as i32 + self.continuation[conts[1]][p][to] as i32
+    }
+
+    /// The capture-history score of a capture or promotion of `piece` taking `captured`.
+    #[inline]
+    pub fn capture(&self, piece: Piece, m: Move, captured: PieceType) -> i32 {
+        self.captures[piece.index()][m.to().index()][captured.index()] as i32
+    }
+
+    /// Records a cut-off at `depth`: the noisy move `best` (if the cut-off move was noisy) is
+    /// rewarded, the noisy `tried` before it are punished.
+    pub fn update_captures(
+        &mut self,
+        depth: i32,
+        best: Option<(Piece, Move, PieceType)>,
+        tried: &[(Piece, Move, PieceType)],
+    ) {
+        let bonus = Self::bonus(depth);
+        if let Some((p, m, c)) = best {
+            Self::gravity(&mut self.captures[p.index()][m.to().index()][c.index()], bonus);
+        }
+        for &(p, m, c) in tried {
+            Self::gravity(&mut self.captures[p.index()][m.to().index()][c.index()], -bonus);
+        }
     }
 
     /// The bonus for a cut-off at `depth`.
@@ -207,5 +236,14 @@ mod tests {
         assert_eq!(h.killers(3), [Some(good), None]);
         h.update_quiets(Color::White, 3, 2, conts, (knight, bad), &[]);
         assert_eq!(h.killers(3), [Some(bad), Some(good)]);
+
+        let takes = Move::new(Square::F3, Square::E5, MoveKind::Capture);
+        let other = Move::new(Square::F3, Square::D4, MoveKind::Capture);
+        for _ in 0..1000 {
+            h.update_captures(20, Some((knight, takes, PieceType::Pawn)), &[(knight, other, PieceType::Pawn)]);
+        }
+        let (good, bad) = (h.capture(knight, takes, PieceType::Pawn), h.capture(knight, other, PieceType::Pawn));
+        assert!(good > 0 && good <= MAX_HISTORY && bad < 0 && bad >= -MAX_HISTORY);
+        assert_eq!(h.capture(knight, takes, PieceType::Rook), 0);
     }
 }

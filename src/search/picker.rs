@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::history::{Context, History, NO_CONTEXT};
 use crate::movelist::{MoveList, MAX_MOVES};
-use crate::position::{AllMoves, Captures, Position, Quiets};
+use crate::position::{AllMoves, Captures, Position, Quiets, SEE_VALUES};
 use crate::types::{Move, Piece, PieceType};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -41,23 +41,29 @@ pub struct MovePicker {
     noisy_only: bool,
 }
 
-/// MVV-LVA: the most valuable victim first, then the least valuable attacker.
-fn noisy_score(pos: &Position, m: Move) -> i32 {
-    let victim = if m.is_en_passant() {
-        PieceType::Pawn
-    } else if pos.occupied().has(m.to()) {
+/// The piece type a noisy move takes for capture history: a promotion without capture (and en
+/// passant) counts as taking a pawn.
+pub fn captured_type(pos: &Position, m: Move) -> PieceType {
+    if m.is_capture() && !m.is_en_passant() {
         pos.piece_type_on(m.to())
     } else {
         PieceType::Pawn
-    };
-    let victim_value = [1, 3, 3, 5, 9, 0][victim.index()] * 1024;
+    }
+}
+
+/// The victim's value (sixteen times its SEE value, a queen promotion counting as a queen) plus
+/// the capture history: the most valuable victim first, and among equal victims the captures
+/// that have cut off before.
+fn noisy_score(pos: &Position, m: Move, history: &History) -> i32 {
+    let captured = captured_type(pos, m);
+    let victim = if m.is_capture() { SEE_VALUES[captured.index()] } else { 0 };
     let promo = match m.promotion() {
-        Some(PieceType::Queen) => 8 * 1024,
-        Some(_) => -8 * 1024,
+        Some(PieceType::Queen) => SEE_VALUES[PieceType::Queen.index()],
+        Some(_) => -SEE_VALUES[PieceType::Queen.index()],
         None => 0,
     };
-    let captured = if m.is_capture() { victim_value } else { 0 };
-    captured + promo - pos.piece_type_on(m.from()).index() as i32
+    let piece = Piece::new(pos.side_to_move(), pos.piece_type_on(m.from()));
+    16 * (victim + promo) + history.capture(piece, m, captured)
 }
 
 impl MovePicker {
@@ -120,7 +126,7 @@ impl MovePicker {
                 }
                 Stage::GenNoisy => {
                     pos.generate::<Captures>(&mut self.moves);
-                    self.scores = self.moves.iter().map(|&m| noisy_score(pos, m)).collect();
+                    self.scores = self.moves.iter().map(|&m| noisy_score(pos, m, history)).collect();
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.select() {
@@ -185,7 +191,7 @@ impl MovePicker {
                                 if Some(m) == self.tt_move {
                                     1 << 24
                                 } else if m.is_capture() || m.is_promotion() {
-                                    (1 << 20) + noisy_score(pos, m)
+                                    (1 << 20) + noisy_score(pos, m, history)
                                 } else {
                                     history.quiet_score(side, Piece::new(side, pos.piece_type_on(m.from())), m, conts)
                                 }
