@@ -241,6 +241,9 @@ impl Worker {
             SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![first] };
         // The score of each line at the previous depth, the centre of its aspiration window.
         let mut scores = vec![0; lines];
+        // Iterations in a row that kept the best move, and the previous iteration's score.
+        let mut stability = 0;
+        let mut previous_score;
         'deepen: for depth in 1..=max_depth {
             // Helpers skip depths in staggered patterns, so that they run ahead of the main
             // thread and of each other and fill the table with deeper results (the last depth
@@ -276,7 +279,9 @@ impl Worker {
             // Later lines exclude the earlier ones' moves; an unstable search can still score one
             // higher, so the lines are reported best first.
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            previous_score = result.score;
             if let Some((score, pv)) = found.first() {
+                stability = if result.best == pv.first().copied() { stability + 1 } else { 0 };
                 result.best = pv.first().copied();
                 result.ponder = pv.get(1).copied();
                 result.pv = pv.clone();
@@ -300,7 +305,14 @@ impl Worker {
             }
             if self.is_main && !self.pondering(shared) {
                 if let Some(soft) = self.budget.soft {
-                    if self.clock_start.elapsed() >= soft {
+                    // A movetime is exact; a clock's soft limit follows the search's stability.
+                    let scaled = if limits.clock.is_some() && depth >= 4 {
+                        let scale = time::soft_scale(stability, previous_score - result.score);
+                        soft.mul_f64(scale).min(self.budget.hard.unwrap_or(soft))
+                    } else {
+                        soft
+                    };
+                    if self.clock_start.elapsed() >= scaled {
                         break;
                     }
                 }

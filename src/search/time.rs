@@ -4,6 +4,10 @@
 //! (no new iteration starts past it) and a hard limit (the search stops mid-iteration). `movetime`
 //! is an exact hard limit; `nodes`, `depth` and `mate` are exact limits of their own. While
 //! pondering no time limit applies; `ponderhit` starts the clock.
+//!
+//! Between iterations the soft limit is scaled (`soft_scale`): a best move that has stood for
+//! several iterations ends the search early, a best move that just changed or a score that just
+//! fell buys more time, within the hard limit.
 
 use std::time::Duration;
 
@@ -63,6 +67,16 @@ impl TimeBudget {
     }
 }
 
+/// The factor applied to the soft limit after an iteration: `stability` is the number of
+/// consecutive iterations that kept the best move, `score_drop` how many centipawns the score
+/// fell since the previous iteration (negative when it rose).
+pub fn soft_scale(stability: u32, score_drop: i32) -> f64 {
+    const STABILITY: [f64; 7] = [2.0, 1.5, 1.2, 1.05, 0.95, 0.85, 0.75];
+    let stable = STABILITY[stability.min(6) as usize];
+    let falling = 1.0 + score_drop.clamp(-25, 100) as f64 / 100.0;
+    stable * falling
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +116,16 @@ mod tests {
             overhead,
         );
         assert!(last.hard.unwrap() > ms(2000) && last.hard.unwrap() < ms(4000));
+    }
+
+    #[test]
+    fn soft_scaling_follows_stability_and_score() {
+        assert!(soft_scale(0, 0) > soft_scale(1, 0) && soft_scale(1, 0) > soft_scale(6, 0));
+        assert_eq!(soft_scale(6, 0), soft_scale(60, 0));
+        assert!(soft_scale(3, 50) > soft_scale(3, 0) && soft_scale(3, 0) > soft_scale(3, -50));
+        assert_eq!(soft_scale(3, 100), soft_scale(3, 900));
+        let (lo, hi) = (soft_scale(99, -99), soft_scale(0, 999));
+        assert!(lo > 0.5 && hi <= 4.0, "{lo} {hi}");
     }
 
     #[test]
