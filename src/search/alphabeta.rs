@@ -372,12 +372,13 @@ impl Worker {
             Bound::Upper
         };
         let noisy_best = best_move.is_some_and(|m| m.is_capture() || m.is_promotion());
-        if !in_check
-            && !noisy_best
-            && best_score.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
+        // A bound says something about the evaluation's error only on the side it bounds.
+        let informative = match bound {
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+            _ => true,
+        };
+        if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
             self.correction.update(pos.side_to_move(), pos.pawn_key(), depth, best_score - raw_eval);
         }
         shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);

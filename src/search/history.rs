@@ -243,7 +243,7 @@ mod tests {
             h.update_captures(20, Some((knight, takes, PieceType::Pawn)), &[(knight, other, PieceType::Pawn)]);
         }
         let (good, bad) = (h.capture(knight, takes, PieceType::Pawn), h.capture(knight, other, PieceType::Pawn));
-        assert!(good > 0 && good <= MAX_HISTORY && bad < 0 && bad >= -MAX_HISTORY);
+        assert!((1..=MAX_HISTORY).contains(&good) && (-MAX_HISTORY..0).contains(&bad));
         assert_eq!(h.capture(knight, takes, PieceType::Rook), 0);
     }
 }
