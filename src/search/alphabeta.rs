@@ -2,6 +2,8 @@
 //!
 //! Selectivity, each with the reason it is safe enough:
 //! * transposition cut-offs in non-PV nodes; mate-distance pruning;
+//! * static evaluations corrected by the correction history (how far searches of the same pawn
+//!   structure have landed from their static evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
 //! * null move (not in check, not twice in a row, not without pieces: zugzwang guard);
 //! * internal iterative reduction: no hash move at depth 4+ means this node was never searched

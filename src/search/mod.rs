@@ -2,8 +2,9 @@
 //! quiescence with static exchange evaluation, and the usual selectivity (see `alphabeta`).
 //!
 //! Shared between threads: the transposition table, the stop flag and per-thread node counters
-//! (`Shared`). Per thread (`Worker`, kept across `go` until `ucinewgame`): killers, history, the
-//! pawn hash table and the key stack for repetitions. Only the main thread reads the clock and
+//! (`Shared`). Per thread (`Worker`, kept across `go` until `ucinewgame`): killers, the quiet,
+//! continuation, capture and correction histories, the pawn hash table and the key stack for
+//! repetitions. Only the main thread reads the clock and
 //! reports; it reports through the [`Reporter`] trait, so protocol text stays in `uci`.
 //!
 //! With one thread and a depth or node limit, the search is deterministic.
