@@ -358,6 +358,12 @@ fn threads_search_vote_and_stop_quickly() {
         let (best, _) = e.search("position startpos", "go movetime 50");
         assert!(best.len() >= 4 && best != "0000");
     }
+    // `go nodes` counts the nodes of both threads: the closing totals line shows about the limit.
+    e.send("setoption name Threads value 2");
+    let (_, lines) = e.search("position startpos", "go nodes 200000");
+    let totals = &lines[lines.len() - 2];
+    let nodes: u64 = field(totals, "nodes").and_then(|n| n.parse().ok()).expect(totals);
+    assert!(totals.starts_with("info nodes") && (200_000..=215_000).contains(&nodes), "{totals}");
     // A mate is found and played with two threads.
     let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
     assert_eq!(best, "h1h8");

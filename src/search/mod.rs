@@ -440,6 +440,15 @@ impl Worker {
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes(shared);
+            // With helpers, `go nodes` counts every thread's nodes (one thread counts exactly,
+            // above; here the main thread adds up all counters now and then).
+            if self.is_main
+                && self.node_limit != u64::MAX
+                && shared.counters.len() > 1
+                && shared.total_nodes() >= self.node_limit
+            {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.is_main && !self.pondering(shared) {
                 if let Some(hard) = self.budget.hard {
                     if self.clock_start.elapsed() >= hard {

@@ -314,6 +314,14 @@ impl Engine {
                     multipv: 1,
                 });
             }
+            // The search's totals, all threads counted, as its last word before the move.
+            let ms = started.elapsed().as_millis();
+            let nodes = shared.total_nodes();
+            say(&format!(
+                "info nodes {nodes} nps {} hashfull {} time {ms}",
+                nodes as u128 * 1000 / ms.max(1),
+                tt.hashfull()
+            ));
             let text = match result.best {
                 Some(best) => match result.ponder {
                     Some(p) => format!("bestmove {} ponder {}", best.to_uci(chess960), p.to_uci(chess960)),
