@@ -30,7 +30,7 @@ use crate::eval::{psqt, psqt_sum, Score};
 use crate::tables::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
 };
-use crate::types::{Bitboard, CastleSide, Color, File, Piece, PieceType, Rank, Square};
+use crate::types::{Bitboard, CastleSide, Color, File, Move, Piece, PieceType, Rank, Square};
 use crate::zobrist;
 
 /// Castling rights: bit `color * 2 + side` (side 0 = king side, 1 = queen side).
@@ -166,6 +166,12 @@ impl Position {
             return None;
         };
         Some(Piece::new(color, self.piece_type_on(sq)))
+    }
+
+    /// The piece that `m`, a move of the side to move, moves.
+    #[inline(always)]
+    pub fn moved_piece(&self, m: Move) -> Piece {
+        Piece::new(self.side_to_move(), self.piece_type_on(m.from()))
     }
 
     /// The type of the piece on an occupied square, branch-free (a pawn for an empty square).

@@ -239,7 +239,7 @@ impl Worker {
             }
             move_count += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
-            let piece = Piece::new(side, pos.piece_type_on(m.from()));
+            let piece = pos.moved_piece(m);
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
 
             let child = pos.make_move(m);

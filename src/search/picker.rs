@@ -9,7 +9,7 @@ use arrayvec::ArrayVec;
 use super::history::{Context, History, NO_CONTEXT};
 use crate::movelist::{MoveList, MAX_MOVES};
 use crate::position::{AllMoves, Captures, Position, Quiets, SEE_VALUES};
-use crate::types::{Move, Piece, PieceType};
+use crate::types::{Move, PieceType};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -62,8 +62,7 @@ fn noisy_score(pos: &Position, m: Move, history: &History) -> i32 {
         Some(_) => -SEE_VALUES[PieceType::Queen.index()],
         None => 0,
     };
-    let piece = Piece::new(pos.side_to_move(), pos.piece_type_on(m.from()));
-    16 * (victim + promo) + history.capture(piece, m, captured)
+    16 * (victim + promo) + history.capture(pos.moved_piece(m), m, captured)
 }
 
 impl MovePicker {
@@ -160,11 +159,8 @@ impl MovePicker {
                     pos.generate::<Quiets>(&mut self.moves);
                     let side = pos.side_to_move();
                     let conts = self.conts;
-                    self.scores = self
-                        .moves
-                        .iter()
-                        .map(|&m| history.quiet_score(side, Piece::new(side, pos.piece_type_on(m.from())), m, conts))
-                        .collect();
+                    self.scores =
+                        self.moves.iter().map(|&m| history.quiet_score(side, pos.moved_piece(m), m, conts)).collect();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.select() {
@@ -193,7 +189,7 @@ impl MovePicker {
                                 } else if m.is_capture() || m.is_promotion() {
                                     (1 << 20) + noisy_score(pos, m, history)
                                 } else {
-                                    history.quiet_score(side, Piece::new(side, pos.piece_type_on(m.from())), m, conts)
+                                    history.quiet_score(side, pos.moved_piece(m), m, conts)
                                 }
                             })
                             .collect();

@@ -315,12 +315,12 @@ impl Engine {
                 });
             }
             // The search's totals, all threads counted, as its last word before the move.
-            let ms = started.elapsed().as_millis();
-            let nodes = shared.total_nodes();
+            let (nodes, time) = (shared.total_nodes(), started.elapsed());
             say(&format!(
-                "info nodes {nodes} nps {} hashfull {} time {ms}",
-                nodes as u128 * 1000 / ms.max(1),
-                tt.hashfull()
+                "info nodes {nodes} nps {} hashfull {} time {}",
+                nps(nodes, time),
+                tt.hashfull(),
+                time.as_millis()
             ));
             let text = match result.best {
                 Some(best) => match result.ponder {
@@ -376,6 +376,11 @@ pub fn wdl(score: Score) -> [u32; 3] {
     }
 }
 
+/// Nodes per second of `nodes` searched in `time` (a time under 1 ms counts as 1 ms).
+fn nps(nodes: u64, time: Duration) -> u128 {
+    nodes as u128 * 1000 / time.as_millis().max(1)
+}
+
 /// The `info` line of one iteration.
 pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
     let mut score = match info.score {
@@ -391,8 +396,7 @@ pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
-    let ms = info.time.as_millis().max(1);
-    let nps = info.nodes as u128 * 1000 / ms;
+    let nps = nps(info.nodes, info.time);
     let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
