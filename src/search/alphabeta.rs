@@ -5,11 +5,15 @@
 //! * static evaluations corrected by the correction history (how far searches of the same pawn
 //!   structure have landed from their static evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
+//! * razoring: a static eval far below alpha at depth 3 or less is checked by a quiescence
+//!   search, and a null-window fail there is trusted;
+//! * ProbCut: at depth 5+, a capture that wins material (SEE) and beats beta + 200 in a
+//!   quiescence search and then a search 4 plies shallower cuts the node;
 //! * null move (not in check, not twice in a row, not without pieces: zugzwang guard);
 //! * internal iterative reduction: no hash move at depth 4+ means this node was never searched
 //!   well, so search it a ply shallower first;
-//! * late-move pruning and futility pruning of quiet moves at low depth, SEE pruning of losing
-//!   moves;
+//! * late-move pruning, futility pruning and history pruning of quiet moves at low depth, SEE
+//!   pruning of losing moves;
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history; a reduced move that beats alpha is searched again at full depth;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
@@ -57,6 +61,20 @@ fn bound_cuts(e: &TtEntry, alpha: i32, beta: i32) -> bool {
         Bound::Lower => e.score >= beta,
         Bound::Upper => e.score <= alpha,
         Bound::None => false,
+    }
+}
+
+/// `static_eval` moved to the table's score where the entry's bound says the true score lies
+/// beyond it.
+fn sharpened(entry: Option<TtEntry>, static_eval: i32) -> i32 {
+    match entry {
+        Some(e) if e.score.abs() < MATE_BOUND => match e.bound {
+            Bound::Lower if e.score > static_eval => e.score,
+            Bound::Upper if e.score < static_eval => e.score,
+            Bound::Exact => e.score,
+            _ => static_eval,
+        },
+        _ => static_eval,
     }
 }
 
@@ -166,16 +184,7 @@ impl Worker {
             self.evaluate(pos)
         };
         let static_eval = if in_check { -INFINITY } else { self.corrected(pos, raw_eval) };
-        // A bound from the table can sharpen the static evaluation.
-        let eval = match entry {
-            Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
-                Bound::Lower if e.score > static_eval => e.score,
-                Bound::Upper if e.score < static_eval => e.score,
-                Bound::Exact => e.score,
-                _ => static_eval,
-            },
-            _ => static_eval,
-        };
+        let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
@@ -184,6 +193,16 @@ impl Worker {
             // Reverse futility pruning.
             if depth <= 8 && eval.abs() < MATE_BOUND && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
+            }
+            // Razoring: far below alpha near the leaves, only captures could help.
+            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
+                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply, shared);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
             // Null-move pruning.
             let us = pos.side_to_move();
@@ -211,6 +230,49 @@ impl Worker {
             }
         }
 
+        // ProbCut: a capture whose reduced search beats beta by a margin would cut this node.
+        let probcut_beta = beta + 200;
+        if !PV
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+        {
+            let noisy_tt = tt_move.filter(|m| m.is_capture() || m.is_promotion());
+            let mut picker = MovePicker::new_quiescence(pos, noisy_tt);
+            while let Some(m) = picker.next(pos, &self.history) {
+                if !pos.see_ge(m, probcut_beta - static_eval) {
+                    continue;
+                }
+                let child = pos.make_move(m);
+                shared.tt.prefetch(child.key());
+                self.stack[ply].mv = Some(m);
+                self.stack[ply].cont = history::context(pos.moved_piece(m), m);
+                self.keys.push(key);
+                let mut score = -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1, shared);
+                if score >= probcut_beta {
+                    score = -self.negamax::<false>(
+                        &child,
+                        depth - 4,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        ply + 1,
+                        !cut_node,
+                        shared,
+                    );
+                }
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    shared.tt.store(key, Some(m), score, raw_eval, depth - 3, Bound::Lower, ply);
+                    return score;
+                }
+            }
+        }
+
         // Internal iterative reduction.
         if depth >= 4 && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
             depth -= 1;
@@ -231,9 +293,15 @@ impl Worker {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
-            if root && (!self.root_moves.contains(&m) || self.excluded.contains(&m)) {
-                continue;
-            }
+            let root_index = if root {
+                match self.root_moves.iter().position(|&r| r == m) {
+                    Some(i) if !self.excluded.contains(&m) => i,
+                    _ => continue,
+                }
+            } else {
+                0
+            };
+            let nodes_before = self.nodes;
             if Some(m) == excluded {
                 continue;
             }
@@ -248,6 +316,10 @@ impl Worker {
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
                     if depth <= 8 && move_count > lmp_limit {
+                        continue;
+                    }
+                    // History pruning: a quiet move that has failed here again and again.
+                    if depth <= 4 && history < -3_000 * depth {
                         continue;
                     }
                     if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
@@ -320,6 +392,9 @@ impl Worker {
                 }
             }
             self.keys.pop();
+            if root {
+                self.root_nodes[root_index] += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }
@@ -429,11 +504,12 @@ impl Worker {
                 None => self.evaluate(pos),
             };
             static_eval = self.corrected(pos, raw_eval);
-            if static_eval >= beta {
-                return static_eval;
+            let stand_pat = sharpened(entry, static_eval);
+            if stand_pat >= beta {
+                return stand_pat;
             }
-            alpha = alpha.max(static_eval);
-            best_score = static_eval;
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
         }
 
         let mut picker = MovePicker::new_quiescence(pos, tt_move);

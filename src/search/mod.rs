@@ -158,6 +158,8 @@ pub struct Worker {
     is_main: bool,
     id: usize,
     root_moves: Vec<Move>,
+    /// Nodes spent under each root move (same order as `root_moves`) in this search.
+    root_nodes: Vec<u64>,
     /// Root moves already given a line at this depth (`MultiPV`).
     excluded: Vec<Move>,
 }
@@ -191,6 +193,7 @@ impl Worker {
             is_main: id == 0,
             id,
             root_moves: Vec::new(),
+            root_nodes: Vec::new(),
             excluded: Vec::new(),
         }
     }
@@ -231,6 +234,7 @@ impl Worker {
         if self.root_moves.is_empty() {
             self.root_moves = legal.to_vec();
         }
+        self.root_nodes = vec![0; self.root_moves.len()];
         let Some(&first) = self.root_moves.first() else {
             return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         };
@@ -308,7 +312,13 @@ impl Worker {
                 if let Some(soft) = self.budget.soft {
                     // A movetime is exact; a clock's soft limit follows the search's stability.
                     let scaled = if limits.clock.is_some() && depth >= 4 {
-                        let scale = time::soft_scale(stability, previous_score - result.score);
+                        let best_nodes = result
+                            .best
+                            .and_then(|b| self.root_moves.iter().position(|&m| m == b))
+                            .map_or(0, |i| self.root_nodes[i]);
+                        let best_share = best_nodes as f64 / self.nodes.max(1) as f64;
+                        let scale =
+                            time::soft_scale(stability, previous_score - result.score) * time::node_scale(best_share);
                         soft.mul_f64(scale).min(self.budget.hard.unwrap_or(soft))
                     } else {
                         soft

@@ -7,7 +7,8 @@
 //!
 //! Between iterations the soft limit is scaled (`soft_scale`): a best move that has stood for
 //! several iterations ends the search early, a best move that just changed or a score that just
-//! fell buys more time, within the hard limit.
+//! fell buys more time, within the hard limit; so does a best move that took a small share of the
+//! search's nodes (`node_scale`: the other moves were hard to refute).
 
 use std::time::Duration;
 
@@ -77,6 +78,13 @@ pub fn soft_scale(stability: u32, score_drop: i32) -> f64 {
     stable * falling
 }
 
+/// The factor applied to the soft limit for the share of this search's nodes that went into the
+/// current best move: a move that took nearly all of them is clear, one that took few was
+/// contested.
+pub fn node_scale(best_share: f64) -> f64 {
+    (1.5 - best_share.clamp(0.0, 1.0)) * 1.3
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +134,13 @@ mod tests {
         assert_eq!(soft_scale(3, 100), soft_scale(3, 900));
         let (lo, hi) = (soft_scale(99, -99), soft_scale(0, 999));
         assert!(lo > 0.5 && hi <= 4.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn node_share_scaling() {
+        assert!(node_scale(0.2) > node_scale(0.5) && node_scale(0.5) > node_scale(0.9));
+        assert_eq!(node_scale(1.0), node_scale(7.0));
+        assert!(node_scale(1.0) > 0.6 && node_scale(0.0) < 2.0);
     }
 
     #[test]
