@@ -5,8 +5,6 @@
 //! * static evaluations corrected by the correction history (how far searches of the same pawn
 //!   structure have landed from their static evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
-//! * razoring: a static eval far below alpha at depth 3 or less is checked by a quiescence
-//!   search, and a null-window fail there is trusted;
 //! * ProbCut: at depth 5+, a capture that wins material (SEE) and beats beta + 200 in a
 //!   quiescence search and then a search 4 plies shallower cuts the node;
 //! * null move (not in check, not twice in a row, not without pieces: zugzwang guard);
@@ -193,16 +191,6 @@ impl Worker {
             // Reverse futility pruning.
             if depth <= 8 && eval.abs() < MATE_BOUND && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
-            }
-            // Razoring: far below alpha near the leaves, only captures could help.
-            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
-                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply, shared);
-                if self.stopped {
-                    return 0;
-                }
-                if score <= alpha {
-                    return score;
-                }
             }
             // Null-move pruning.
             let us = pos.side_to_move();
