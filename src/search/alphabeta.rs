@@ -281,15 +281,15 @@ impl Worker {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
-            let root_index = if root {
+            // At the root: the move's slot in `root_nodes` and the node count before it.
+            let root_slot = if root {
                 match self.root_moves.iter().position(|&r| r == m) {
-                    Some(i) if !self.excluded.contains(&m) => i,
+                    Some(i) if !self.excluded.contains(&m) => Some((i, self.nodes)),
                     _ => continue,
                 }
             } else {
-                0
+                None
             };
-            let nodes_before = self.nodes;
             if Some(m) == excluded {
                 continue;
             }
@@ -380,8 +380,8 @@ impl Worker {
                 }
             }
             self.keys.pop();
-            if root {
-                self.root_nodes[root_index] += self.nodes - nodes_before;
+            if let Some((i, before)) = root_slot {
+                self.root_nodes[i] += self.nodes - before;
             }
             if self.stopped {
                 return 0;
