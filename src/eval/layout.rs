@@ -98,6 +98,13 @@ layout! {
     array THREAT_BY_MINOR "Threats",
     array THREAT_BY_ROOK "Threats",
     array HANGING "Threats",
+    array SAFE_CHECK "King safety",
+    scalar KING_ZONE_WEAK "King safety",
+    array KING_OPEN_FILE "King safety",
+    array OUTPOST "Pieces",
+    scalar BISHOP_PAWNS "Pieces",
+    scalar MINOR_BEHIND_PAWN "Pieces",
+    scalar THREAT_PAWN_PUSH "Threats",
     scalar TEMPO "Tempo",
 }
 

@@ -72,7 +72,7 @@ pub(crate) fn ranks_ahead(color: Color, sq: Square) -> Bitboard {
 
 /// The files beside `file`.
 #[inline(always)]
-fn adjacent_files(file: File) -> Bitboard {
+pub(crate) fn adjacent_files(file: File) -> Bitboard {
     let f = Bitboard::file(file);
     f.west() | f.east()
 }
@@ -168,6 +168,13 @@ fn evaluate_side<T: Tracer>(pos: &Position, us: Color, t: &mut T) -> (Score, Bit
                 score += apply(t, idx::PASSED_KING_DISTANCE, us, n);
             }
         }
+    }
+
+    // No pawn of ours on the king's own file: half-open (0) or fully open (1).
+    let king_file = Bitboard::file(our_king.file());
+    if (own & king_file).is_empty() {
+        let open = usize::from((enemy & king_file).is_empty());
+        score += apply(t, idx::KING_OPEN_FILE + open, us, 1);
     }
 
     // Shelter and storm on the king's file and its neighbours (kept inside b..g).

@@ -86,7 +86,7 @@ pub fn evaluate_terms<T: Tracer>(pos: &Position, pawns: Option<&mut PawnTable>, 
     for us in Color::ALL {
         let them = !us;
         let (ours, theirs) = (&attacks[us.index()], &attacks[them.index()]);
-        side[us.index()] += king_attack(pos, us, ours, t);
+        side[us.index()] += king_attack(pos, us, ours, theirs, t);
         side[us.index()] += threats(pos, us, ours, theirs, t);
         side[us.index()] += free_passers(pos, us, pawn_entry.passed[us.index()], t);
     }
@@ -136,8 +136,10 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
                 att.king_attackers += 1;
                 att.king_units += KING_ATTACKER_WEIGHT[pt.index()];
             }
-            if pt == PieceType::Rook {
-                *score += rook_bonuses(pos, us, sq, t);
+            match pt {
+                PieceType::Rook => *score += rook_bonuses(pos, us, sq, t),
+                PieceType::Knight | PieceType::Bishop => *score += minor_bonuses(pos, us, pt, sq, pawn_attacks, t),
+                _ => {}
             }
         }
     }
@@ -146,6 +148,41 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
     }
     att.all = att.by_type.iter().fold(Bitboard::EMPTY, |all, &bb| all | bb);
     att
+}
+
+/// A knight or bishop of `us` on `sq`: an outpost (ranks 4 to 6, guarded by a pawn of ours,
+/// out of reach of every enemy pawn), a pawn right in front of it, and for a bishop the pawns of
+/// ours on its square colour.
+#[inline]
+fn minor_bonuses<T: Tracer>(
+    pos: &Position,
+    us: Color,
+    pt: PieceType,
+    sq: Square,
+    pawn_attacks: Bitboard,
+    t: &mut T,
+) -> Score {
+    let mut score = Score::ZERO;
+    let their_pawns = pos.colored_pieces(!us, PieceType::Pawn);
+    let rr = sq.rank().relative_to(us).index();
+    let minor = usize::from(pt == PieceType::Bishop);
+    if (3..=5).contains(&rr)
+        && pawn_attacks.has(sq)
+        && (their_pawns & pawns::ranks_ahead(us, sq) & pawns::adjacent_files(sq.file())).is_empty()
+    {
+        score += apply(t, idx::OUTPOST + minor, us, 1);
+    }
+    if (Bitboard::from_square(sq).forward(us) & pos.pieces(PieceType::Pawn)).is_nonempty() {
+        score += apply(t, idx::MINOR_BEHIND_PAWN, us, 1);
+    }
+    if pt == PieceType::Bishop {
+        let colour = if LIGHT_SQUARES.has(sq) { LIGHT_SQUARES } else { !LIGHT_SQUARES };
+        let n = (pos.colored_pieces(us, PieceType::Pawn) & colour).count() as i32;
+        if n != 0 {
+            score += apply(t, idx::BISHOP_PAWNS, us, n);
+        }
+    }
+    score
 }
 
 /// Open and half-open files, and the seventh rank, for a rook of `us` on `sq`.
@@ -174,15 +211,48 @@ fn rook_bonuses<T: Tracer>(pos: &Position, us: Color, sq: Square, t: &mut T) -> 
 
 /// The attack on the enemy king by `us`: a table over attack units (attacker weights plus the
 /// attacked squares of the king zone), applied once at least two pieces take part.
-fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, t: &mut T) -> Score {
-    if ours.king_attackers < 2 {
-        return Score::ZERO;
+///
+/// Apart from the table: each safe check (a square from which a piece of ours could check, that
+/// it attacks, and that no enemy piece guards), and each square of the king zone that we attack
+/// and that only the king or queen defends.
+fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, t: &mut T) -> Score {
+    let them = !us;
+    let their_king = pos.king(them);
+    let occupied = pos.occupied();
+    let mut score = Score::ZERO;
+
+    let safe = !pos.colored(us) & !theirs.all;
+    let diagonal = bishop_attacks(their_king, occupied);
+    let straight = rook_attacks(their_king, occupied);
+    for (pt, from) in [
+        (PieceType::Knight, knight_attacks(their_king)),
+        (PieceType::Bishop, diagonal),
+        (PieceType::Rook, straight),
+        (PieceType::Queen, diagonal | straight),
+    ] {
+        let n = (ours.by_type[pt.index()] & from & safe).count() as i32;
+        if n != 0 {
+            score += apply(t, idx::SAFE_CHECK + pt.index(), us, n);
+        }
     }
-    let their_king = pos.king(!us);
-    let zone = king_attacks(their_king) | their_king;
+
+    let zone = king_attacks(their_king);
+    let defenders = theirs.by_type[PieceType::Pawn.index()]
+        | theirs.by_type[PieceType::Knight.index()]
+        | theirs.by_type[PieceType::Bishop.index()]
+        | theirs.by_type[PieceType::Rook.index()];
+    let weak = (ours.all & zone & !defenders).count() as i32;
+    if weak != 0 {
+        score += apply(t, idx::KING_ZONE_WEAK, us, weak);
+    }
+
+    if ours.king_attackers < 2 {
+        return score;
+    }
+    let zone = zone | their_king;
     let units = ours.king_units + (ours.all & zone).count() as i32;
     let index = (units as usize).min(KING_ATTACK_LEN - 1);
-    apply(t, idx::KING_ATTACK + index, us, 1)
+    score + apply(t, idx::KING_ATTACK + index, us, 1)
 }
 
 /// Enemy pieces that `us` attacks with a pawn, a minor or a rook, and enemy pieces that `us`
@@ -195,6 +265,18 @@ fn threats<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attack
     let by_rook = ours.by_type[PieceType::Rook.index()] & victims;
     let hanging = ours.all & victims & !theirs.all;
     let mut score = Score::ZERO;
+
+    // Pawn pushes (one square, or two from the start) to squares no enemy pawn attacks and that
+    // are guarded by us or not attacked by them, which would then attack an enemy piece.
+    let empty = !pos.occupied();
+    let our_pawns = pos.colored_pieces(us, PieceType::Pawn);
+    let single = our_pawns.forward(us) & empty;
+    let double = (single & Bitboard::rank(Rank::Third.relative_to(us))).forward(us) & empty;
+    let pushes = (single | double) & !theirs.by_type[PieceType::Pawn.index()] & (ours.all | !theirs.all);
+    let push_threats = (pawns::pawn_attack_set(us, pushes) & victims & !pos.pieces(PieceType::Pawn)).count() as i32;
+    if push_threats != 0 {
+        score += apply(t, idx::THREAT_PAWN_PUSH, us, push_threats);
+    }
     for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
         let of_type = pos.pieces(pt);
         for (set, table) in [

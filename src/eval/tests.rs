@@ -160,3 +160,45 @@ fn report_mentions_every_term() {
         assert!(report.contains(term), "{report}");
     }
 }
+
+/// How many times parameter `index` was applied for White and for Black in `fen`.
+fn applied(fen: &str, index: usize) -> [i32; 2] {
+    let mut coef = Coefficients::default();
+    trace(&pos(fen), &mut coef);
+    coef.counts[index]
+}
+
+#[test]
+fn outposts_need_a_guard_and_no_enemy_pawn_that_can_chase() {
+    use super::layout::OUTPOST;
+    // Knight on d5 guarded by e4; Black's pawns on a7 and h7 can never attack d5.
+    assert_eq!(applied("4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1", OUTPOST), [1, 0]);
+    // ... but a pawn on c7 can (c6), and without e4 nothing guards it.
+    assert_eq!(applied("4k3/p1p4p/8/3N4/4P3/8/8/4K3 w - - 0 1", OUTPOST), [0, 0]);
+    assert_eq!(applied("4k3/p6p/8/3N4/8/8/4P3/4K3 w - - 0 1", OUTPOST), [0, 0]);
+    // The bishop entry, for Black: a bishop on e4 guarded by d5, no white pawn on d or f files.
+    assert_eq!(applied("4k3/8/8/3p4/4b3/8/P6P/4K3 w - - 0 1", OUTPOST + 1), [0, 1]);
+}
+
+#[test]
+fn safe_checks_count_squares_the_defence_does_not_cover() {
+    use super::layout::SAFE_CHECK;
+    let knight = SAFE_CHECK + crate::types::PieceType::Knight.index();
+    // Of the knight checks on g8 (e7, f6, h6) the knight on e4 reaches f6, and nothing guards it.
+    assert_eq!(applied("6k1/5p1p/8/8/4N3/8/8/4K3 w - - 0 1", knight), [1, 0]);
+    // A pawn on g7 guards f6.
+    assert_eq!(applied("6k1/5ppp/8/8/4N3/8/8/4K3 w - - 0 1", knight), [0, 0]);
+}
+
+#[test]
+fn pawn_push_threats_and_open_king_files() {
+    use super::layout::{KING_OPEN_FILE, THREAT_PAWN_PUSH};
+    // d4-d5 would attack the knight on e6; d5 is not attacked by a black pawn.
+    assert_eq!(applied("4k3/8/4n3/8/3P4/8/8/4K3 w - - 0 1", THREAT_PAWN_PUSH), [1, 0]);
+    // With a black pawn on c6 guarding d5 the push is not safe.
+    assert_eq!(applied("4k3/8/2p1n3/8/3P4/8/8/4K3 w - - 0 1", THREAT_PAWN_PUSH), [0, 0]);
+    // White's king on g1 with no g-pawn: half-open (Black has g7), Black's king on b8: fully open.
+    let fen = "1k6/6p1/8/8/8/8/5P1P/6K1 w - - 0 1";
+    assert_eq!(applied(fen, KING_OPEN_FILE), [1, 0]);
+    assert_eq!(applied(fen, KING_OPEN_FILE + 1), [0, 1]);
+}
