@@ -84,7 +84,9 @@ layout! {
     scalar BACKWARD "Pawn structure",
     array PASSED "Passed pawns",
     array PASSED_FREE "Passed pawns",
-    scalar PASSED_KING_DISTANCE "Passed pawns",
+    array PASSED_OWN_KING "Passed pawns",
+    array PASSED_THEIR_KING "Passed pawns",
+    array PASSED_SAFE_STOP "Passed pawns",
     array PHALANX "Pawn structure",
     array SUPPORTED "Pawn structure",
     scalar BISHOP_PAIR "Pieces",
@@ -105,6 +107,10 @@ layout! {
     scalar BISHOP_PAWNS "Pieces",
     scalar MINOR_BEHIND_PAWN "Pieces",
     scalar THREAT_PAWN_PUSH "Threats",
+    array KING_PROTECTOR "Pieces",
+    scalar LONG_DIAGONAL "Pieces",
+    scalar PAWNLESS_FLANK "King safety",
+    scalar SPACE "Space",
     scalar TEMPO "Tempo",
 }
 

@@ -161,13 +161,35 @@ fn evaluate_side<T: Tracer>(pos: &Position, us: Color, t: &mut T) -> (Score, Bit
         if !doubled && (enemy & ahead & (file_bb | adjacent)).is_empty() {
             passed |= sq;
             score += apply(t, idx::PASSED + rr, us, 1);
-            // Kings near the stop square: ours helps, theirs blocks; more so the further it is.
-            let closer = distance(their_king, stop) - distance(our_king, stop);
-            let n = closer * (rr as i32 - 1).max(0);
-            if n != 0 {
-                score += apply(t, idx::PASSED_KING_DISTANCE, us, n);
-            }
+            // Each king's distance to the stop square, weighted by how far the pawn is.
+            score += apply(t, idx::PASSED_OWN_KING + rr, us, distance(our_king, stop));
+            score += apply(t, idx::PASSED_THEIR_KING + rr, us, distance(their_king, stop));
         }
+    }
+
+    // No pawn at all on the king's side of the board (files a-d, c-f or e-h).
+    let flank = match our_king.file().index() {
+        0..=2 => 0x0F0F_0F0F_0F0F_0F0Fu64,
+        3..=4 => 0x3C3C_3C3C_3C3C_3C3Cu64,
+        _ => 0xF0F0_F0F0_F0F0_F0F0u64,
+    };
+    if ((own | enemy) & Bitboard(flank)).is_empty() {
+        score += apply(t, idx::PAWNLESS_FLANK, us, 1);
+    }
+
+    // Space: central squares (files c-f) on our ranks 2-4 that no enemy pawn attacks and no pawn
+    // of ours stands on; those behind one of our pawns count twice.
+    let ranks = match us {
+        Color::White => 0x0000_0000_3C3C_3C00u64,
+        Color::Black => 0x003C_3C3C_0000_0000u64,
+    };
+    let space = Bitboard(ranks) & !own & !enemy_attacks;
+    let mut behind = own.backward(us);
+    behind = behind | behind.backward(us);
+    behind = behind | behind.backward(us);
+    let n = (space.count() + (space & behind).count()) as i32;
+    if n != 0 {
+        score += apply(t, idx::SPACE, us, n);
     }
 
     // No pawn of ours on the king's own file: half-open (0) or fully open (1).

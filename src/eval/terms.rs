@@ -39,6 +39,9 @@ const SCALE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
 /// Light squares (b1, d1, ..., a2, ...).
 const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
 
+/// d4, e4, d5, e5.
+const CENTRE: Bitboard = Bitboard(0x0000_0018_1800_0000);
+
 /// Applies weight `index` `n` times for `color`.
 #[inline(always)]
 fn apply<T: Tracer>(t: &mut T, index: usize, color: Color, n: i32) -> Score {
@@ -88,7 +91,7 @@ pub fn evaluate_terms<T: Tracer>(pos: &Position, pawns: Option<&mut PawnTable>, 
         let (ours, theirs) = (&attacks[us.index()], &attacks[them.index()]);
         side[us.index()] += king_attack(pos, us, ours, theirs, t);
         side[us.index()] += threats(pos, us, ours, theirs, t);
-        side[us.index()] += free_passers(pos, us, pawn_entry.passed[us.index()], t);
+        side[us.index()] += free_passers(pos, us, pawn_entry.passed[us.index()], theirs, t);
     }
     let stm = pos.side_to_move();
     side[stm.index()] += apply(t, idx::TEMPO, stm, 1);
@@ -138,7 +141,7 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
             }
             match pt {
                 PieceType::Rook => *score += rook_bonuses(pos, us, sq, t),
-                PieceType::Knight | PieceType::Bishop => *score += minor_bonuses(pos, us, pt, sq, pawn_attacks, t),
+                PieceType::Knight | PieceType::Bishop => *score += minor_bonuses(pos, us, pt, sq, t),
                 _ => {}
             }
         }
@@ -150,32 +153,43 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
     att
 }
 
+/// Squares on our ranks 4 to 6 guarded by a pawn of ours that no enemy pawn can ever attack
+/// (none on an adjacent file further up the board).
+#[inline]
+fn outpost_squares(us: Color, our_pawns: Bitboard, their_pawns: Bitboard) -> Bitboard {
+    let ranks = match us {
+        Color::White => Bitboard(0x0000_FFFF_FF00_0000),
+        Color::Black => Bitboard(0x0000_00FF_FFFF_0000),
+    };
+    // Every square some enemy pawn attacks now or after advancing.
+    let mut span = pawns::pawn_attack_set(!us, their_pawns);
+    for _ in 0..5 {
+        span = span | span.forward(!us);
+    }
+    ranks & pawns::pawn_attack_set(us, our_pawns) & !span
+}
+
 /// A knight or bishop of `us` on `sq`: an outpost (ranks 4 to 6, guarded by a pawn of ours,
 /// out of reach of every enemy pawn), a pawn right in front of it, and for a bishop the pawns of
 /// ours on its square colour.
 #[inline]
-fn minor_bonuses<T: Tracer>(
-    pos: &Position,
-    us: Color,
-    pt: PieceType,
-    sq: Square,
-    pawn_attacks: Bitboard,
-    t: &mut T,
-) -> Score {
+fn minor_bonuses<T: Tracer>(pos: &Position, us: Color, pt: PieceType, sq: Square, t: &mut T) -> Score {
     let mut score = Score::ZERO;
-    let their_pawns = pos.colored_pieces(!us, PieceType::Pawn);
-    let rr = sq.rank().relative_to(us).index();
     let minor = usize::from(pt == PieceType::Bishop);
-    if (3..=5).contains(&rr)
-        && pawn_attacks.has(sq)
-        && (their_pawns & pawns::ranks_ahead(us, sq) & pawns::adjacent_files(sq.file())).is_empty()
-    {
+    let our_pawns = pos.colored_pieces(us, PieceType::Pawn);
+    let their_pawns = pos.colored_pieces(!us, PieceType::Pawn);
+    if outpost_squares(us, our_pawns, their_pawns).has(sq) {
         score += apply(t, idx::OUTPOST + minor, us, 1);
     }
     if (Bitboard::from_square(sq).forward(us) & pos.pieces(PieceType::Pawn)).is_nonempty() {
         score += apply(t, idx::MINOR_BEHIND_PAWN, us, 1);
     }
+    score += apply(t, idx::KING_PROTECTOR + minor, us, pawns::distance(sq, pos.king(us)));
     if pt == PieceType::Bishop {
+        // Sweeping both central squares of a long diagonal through the pawns.
+        if (bishop_attacks(sq, pos.pieces(PieceType::Pawn)) & CENTRE).more_than_one() {
+            score += apply(t, idx::LONG_DIAGONAL, us, 1);
+        }
         let colour = if LIGHT_SQUARES.has(sq) { LIGHT_SQUARES } else { !LIGHT_SQUARES };
         let n = (pos.colored_pieces(us, PieceType::Pawn) & colour).count() as i32;
         if n != 0 {
@@ -222,6 +236,7 @@ fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &At
     let mut score = Score::ZERO;
 
     let safe = !pos.colored(us) & !theirs.all;
+
     let diagonal = bishop_attacks(their_king, occupied);
     let straight = rook_attacks(their_king, occupied);
     for (pt, from) in [
@@ -231,6 +246,7 @@ fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &At
         (PieceType::Queen, diagonal | straight),
     ] {
         let n = (ours.by_type[pt.index()] & from & safe).count() as i32;
+
         if n != 0 {
             score += apply(t, idx::SAFE_CHECK + pt.index(), us, n);
         }
@@ -295,13 +311,19 @@ fn threats<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attack
 }
 
 /// Passed pawns of `us` whose way to the promotion square is empty.
-fn free_passers<T: Tracer>(pos: &Position, us: Color, passed: Bitboard, t: &mut T) -> Score {
+/// Also passed pawns whose next square is empty and not attacked by the enemy.
+fn free_passers<T: Tracer>(pos: &Position, us: Color, passed: Bitboard, theirs: &Attacks, t: &mut T) -> Score {
     let mut score = Score::ZERO;
     let occupied = pos.occupied();
     for sq in passed {
+        let rr = sq.rank().relative_to(us).index();
         let path = pawns::ranks_ahead(us, sq) & Bitboard::file(sq.file());
         if (path & occupied).is_empty() {
-            score += apply(t, idx::PASSED_FREE + sq.rank().relative_to(us).index(), us, 1);
+            score += apply(t, idx::PASSED_FREE + rr, us, 1);
+        }
+        let stop = Bitboard::from_square(sq).forward(us);
+        if (stop & (occupied | theirs.all)).is_empty() {
+            score += apply(t, idx::PASSED_SAFE_STOP + rr, us, 1);
         }
     }
     score

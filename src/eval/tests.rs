@@ -202,3 +202,24 @@ fn pawn_push_threats_and_open_king_files() {
     assert_eq!(applied(fen, KING_OPEN_FILE), [1, 0]);
     assert_eq!(applied(fen, KING_OPEN_FILE + 1), [0, 1]);
 }
+
+#[test]
+fn space_and_pawnless_flanks() {
+    use super::layout::{PAWNLESS_FLANK, SPACE};
+    // Kings on g1 and b8, pawns only on the a- and b-files: White's flank (e-h) is bare.
+    assert_eq!(applied("1k6/pp6/8/8/8/8/PP6/6K1 w - - 0 1", PAWNLESS_FLANK), [1, 0]);
+    // Space from the start position: c3-f3 and c4-f4 for each side (c2-f2 hold pawns).
+    assert_eq!(applied("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", SPACE), [8, 8]);
+    // After 1.d4 e6 2.e4: White has d2 e2 c3 d3 e3 f3 c4 f4, and d2 d3 e2 e3 behind its centre
+    // pawns count twice (12); Black has e7 (behind e6, twice) c6 d6 f6, while d4 and e4 take
+    // c5 d5 e5 f5 (5).
+    assert_eq!(applied("rnbqkbnr/pppp1ppp/4p3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2", SPACE), [12, 5]);
+}
+
+#[test]
+fn bishops_on_long_diagonals() {
+    use super::layout::LONG_DIAGONAL;
+    // A bishop on b2 sees d4 and e5 through an empty centre; a pawn on d4 blocks it.
+    assert_eq!(applied("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", LONG_DIAGONAL), [1, 0]);
+    assert_eq!(applied("4k3/8/8/8/3P4/8/1B6/4K3 w - - 0 1", LONG_DIAGONAL), [0, 0]);
+}
