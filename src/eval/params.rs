@@ -246,24 +246,4 @@ pub const PAWNLESS_FLANK: Score = s(   1,  -52);
 pub const SPACE: Score = s(   6,   -1);
 
 #[rustfmt::skip]
-pub const KNIGHT_PAWNS: Score = s(   2,    2);
-
-#[rustfmt::skip]
-pub const ROOK_PAWNS: Score = s(  -2,   -2);
-
-#[rustfmt::skip]
-pub const WEAK_UNOPPOSED: Score = s( -10,  -10);
-
-#[rustfmt::skip]
-pub const BLOCKED_PAWN: [Score; 2] = [
-    s(  -5,   -5), s(  -5,   -5),
-];
-
-#[rustfmt::skip]
-pub const ROOK_ON_QUEEN_FILE: Score = s(   5,    5);
-
-#[rustfmt::skip]
-pub const OUTPOST_REACH: Score = s(  10,    5);
-
-#[rustfmt::skip]
 pub const TEMPO: Score = s(  12,    4);
