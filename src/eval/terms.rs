@@ -113,6 +113,7 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
     let area = !own & !pawns::pawn_attack_set(them, their_pawns);
     let their_king = pos.king(them);
     let zone = king_attacks(their_king) | their_king;
+    let outposts = outpost_squares(us, our_pawns, their_pawns);
 
     let mut att = Attacks::default();
     att.by_type[PieceType::Pawn.index()] = pawn_attacks;
@@ -141,7 +142,7 @@ fn pieces<T: Tracer>(pos: &Position, us: Color, score: &mut Score, t: &mut T) ->
             }
             match pt {
                 PieceType::Rook => *score += rook_bonuses(pos, us, sq, t),
-                PieceType::Knight | PieceType::Bishop => *score += minor_bonuses(pos, us, pt, sq, t),
+                PieceType::Knight | PieceType::Bishop => *score += minor_bonuses(pos, us, pt, sq, outposts, t),
                 _ => {}
             }
         }
@@ -169,16 +170,21 @@ fn outpost_squares(us: Color, our_pawns: Bitboard, their_pawns: Bitboard) -> Bit
     ranks & pawns::pawn_attack_set(us, our_pawns) & !span
 }
 
-/// A knight or bishop of `us` on `sq`: an outpost (ranks 4 to 6, guarded by a pawn of ours,
-/// out of reach of every enemy pawn), a pawn right in front of it, and for a bishop the pawns of
-/// ours on its square colour.
+/// A knight or bishop of `us` on `sq`: on one of our `outposts`, with a pawn right in front of
+/// it, its distance to our king; for a bishop also a long diagonal and the pawns of ours on its
+/// square colour.
 #[inline]
-fn minor_bonuses<T: Tracer>(pos: &Position, us: Color, pt: PieceType, sq: Square, t: &mut T) -> Score {
+fn minor_bonuses<T: Tracer>(
+    pos: &Position,
+    us: Color,
+    pt: PieceType,
+    sq: Square,
+    outposts: Bitboard,
+    t: &mut T,
+) -> Score {
     let mut score = Score::ZERO;
     let minor = usize::from(pt == PieceType::Bishop);
-    let our_pawns = pos.colored_pieces(us, PieceType::Pawn);
-    let their_pawns = pos.colored_pieces(!us, PieceType::Pawn);
-    if outpost_squares(us, our_pawns, their_pawns).has(sq) {
+    if outposts.has(sq) {
         score += apply(t, idx::OUTPOST + minor, us, 1);
     }
     if (Bitboard::from_square(sq).forward(us) & pos.pieces(PieceType::Pawn)).is_nonempty() {
@@ -236,7 +242,6 @@ fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &At
     let mut score = Score::ZERO;
 
     let safe = !pos.colored(us) & !theirs.all;
-
     let diagonal = bishop_attacks(their_king, occupied);
     let straight = rook_attacks(their_king, occupied);
     for (pt, from) in [
@@ -246,7 +251,6 @@ fn king_attack<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &At
         (PieceType::Queen, diagonal | straight),
     ] {
         let n = (ours.by_type[pt.index()] & from & safe).count() as i32;
-
         if n != 0 {
             score += apply(t, idx::SAFE_CHECK + pt.index(), us, n);
         }
@@ -310,8 +314,8 @@ fn threats<T: Tracer>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attack
     score
 }
 
-/// Passed pawns of `us` whose way to the promotion square is empty.
-/// Also passed pawns whose next square is empty and not attacked by the enemy.
+/// Passed pawns of `us` whose way to the promotion square is empty, and those whose next square
+/// is empty and not attacked by the enemy.
 fn free_passers<T: Tracer>(pos: &Position, us: Color, passed: Bitboard, theirs: &Attacks, t: &mut T) -> Score {
     let mut score = Score::ZERO;
     let occupied = pos.occupied();
