@@ -24,8 +24,15 @@ Command line:
                                           solve an EPD suite (bm/am), MS per position
   corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]
                                           fit the evaluation weights to game results (Texel)
-  corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N]
+  corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue]
                                           self-play quiet positions labelled with results
+                                          (--scores: 'FEN | score | result', for the network;
+                                          --nnue: search with the network)
+  corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue]
+                                          search 'FEN [result]' positions, write 'FEN | score | result'
+  corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N]
+                                          train the evaluation network on 'FEN | score | result'
+                                          lines (embedded from src/nnue/corvid.nnue at build)
   corvid help                             this text
 
 UCI commands:
@@ -37,11 +44,11 @@ UCI commands:
 Extensions:
   go perft <depth>                        perft from the current position
   d                                       show the board, FEN, key and checkers
-  eval                                    the static evaluation, term by term
+  eval                                    the static evaluation: hand-crafted terms, network
   bench [depth]                           as 'corvid bench'
   help                                    this text
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
-  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL.
+  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default off: the network, experimental).
 ";
 
 /// Runs the command line; returns the process exit status.
@@ -54,6 +61,8 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("epd") => run_epd(&args[1..]),
         Some("tune") => crate::tune::run(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
+        Some("train") => crate::nnue::train::run(&args[1..]),
+        Some("label") => run_label(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             Ok(0)
@@ -105,7 +114,15 @@ fn run_epd(args: &[String]) -> Result<i32, String> {
 }
 
 fn run_datagen(args: &[String]) -> Result<i32, String> {
-    let mut options = crate::datagen::Options { games: 100, nodes: 5000, threads: 1, random_plies: 8, seed: 1 };
+    let mut options = crate::datagen::Options {
+        games: 100,
+        nodes: 5000,
+        threads: 1,
+        random_plies: 8,
+        seed: 1,
+        scores: false,
+        use_nnue: false,
+    };
     let mut file = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -119,6 +136,8 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
             "--threads" => options.threads = (value("--threads")? as usize).clamp(1, 1024),
             "--random-plies" => options.random_plies = value("--random-plies")? as usize,
             "--seed" => options.seed = value("--seed")?,
+            "--scores" => options.scores = true,
+            "--nnue" => options.use_nnue = true,
             _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
             _ if file.is_none() => file = Some(arg.clone()),
             _ => return Err(format!("unexpected argument '{arg}'")),
@@ -126,7 +145,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
     }
     let Some(file) = file else {
         return Err(
-            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N]"
+            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue]"
                 .into(),
         );
     };
@@ -245,4 +264,32 @@ fn run_suite(args: &[String]) -> Result<i32, String> {
         let _ = writeln!(out, "{passed} passed, {failed} failed");
     }
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+fn run_label(args: &[String]) -> Result<i32, String> {
+    let (mut nodes, mut threads, mut use_nnue) = (5000u64, 1usize, false);
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| -> Result<u64, String> {
+            let v = it.next().ok_or(format!("{name} needs a value"))?;
+            v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
+        };
+        match arg.as_str() {
+            "--nodes" => nodes = value("--nodes")?.max(1),
+            "--threads" => threads = (value("--threads")? as usize).clamp(1, 1024),
+            "--nnue" => use_nnue = true,
+            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
+            _ => files.push(arg.clone()),
+        }
+    }
+    let [input, output] = files.as_slice() else {
+        return Err("usage: corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue]".into());
+    };
+    let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?);
+    let (read, written) = crate::datagen::label(&text, nodes, threads, use_nnue, &mut out);
+    out.flush().map_err(|e| format!("{output}: {e}"))?;
+    println!("{read} lines read, {written} positions written to {output}");
+    Ok(0)
 }

@@ -14,6 +14,7 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod movelist;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod search;

@@ -98,7 +98,7 @@ struct Data {
 }
 
 /// The result field of a line: the game result from White's side.
-fn parse_result(rest: &str) -> Option<f32> {
+pub(crate) fn parse_result(rest: &str) -> Option<f32> {
     let r = rest.trim().trim_matches(|c: char| c == '[' || c == ']' || c == '"' || c == ';' || c.is_whitespace());
     let r = r.strip_prefix("c9").map(|x| x.trim().trim_matches('"')).unwrap_or(r);
     match r {

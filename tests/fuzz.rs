@@ -277,7 +277,7 @@ impl Generator {
 
     fn setoption(&mut self) -> String {
         let r = &mut self.rng;
-        match r.below(9) {
+        match r.below(10) {
             0 => format!("setoption name Hash value {}", r.range(1, 8)),
             1 => format!("setoption name Threads value {}", r.range(1, 2)),
             2 => format!("setoption name MultiPV value {}", r.range(1, 4)),
@@ -286,6 +286,7 @@ impl Generator {
             5 => "setoption name Clear Hash".to_string(),
             6 => format!("setoption name Ponder value {}", r.one_in(2)),
             7 => format!("setoption name hash value {}", r.range(1, 8)),
+            8 => format!("setoption name UseNNUE value {}", r.one_in(2)),
             _ => format!("setoption name MOVE OVERHEAD value {}", r.range(0, 30)),
         }
     }

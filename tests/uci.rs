@@ -428,3 +428,27 @@ fn a_line_that_is_not_utf8_is_just_bad_input() {
     let (best, _) = e.search("position startpos", "go depth 3");
     assert!(best.len() >= 4 && best != "0000");
 }
+
+#[test]
+fn the_network_evaluation_searches_and_reports() {
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
+    let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
+    assert_eq!(best, "h1h8");
+    let (_, lines) =
+        e.search("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "go depth 8");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate 2"), "{lines:?}");
+    // A queen up: the network's search sees it.
+    let (_, lines) = e.search("position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1", "go depth 6");
+    let score = last_score(&lines).unwrap();
+    let cp: i32 = score.strip_prefix("cp ").and_then(|v| v.parse().ok()).unwrap_or(0);
+    assert!(cp > 500, "{score}");
+    e.send("eval");
+    let lines = e.wait_for("network evaluation", 5_000);
+    assert!(lines.iter().any(|l| l.starts_with("final evaluation")), "{lines:?}");
+    e.send("setoption name UseNNUE value maybe");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5_000);
+    assert!(lines.iter().any(|l| l.contains("UseNNUE")), "{lines:?}");
+}

@@ -18,7 +18,7 @@ mod terms;
 mod trace;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use layout::{Spec, NUM_PARAMS, SPECS, W};
 pub use pawns::{PawnEntry, PawnTable};

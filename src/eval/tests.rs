@@ -30,7 +30,7 @@ const FENS: [&str; 22] = [
 ];
 
 /// The colour-flipped FEN: ranks mirrored, colours and side to move swapped.
-fn mirror_fen(fen: &str) -> String {
+pub(crate) fn mirror_fen(fen: &str) -> String {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
     let board: Vec<String> = fields[0].split('/').rev().map(|rank| rank.chars().map(swap).collect()).collect();

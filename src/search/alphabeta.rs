@@ -87,10 +87,22 @@ impl Worker {
         self.pv_len[ply] = child_len;
     }
 
-    /// The static evaluation of `pos` for the side to move.
+    /// The static evaluation of `pos`, the position at `ply`, for the side to move: the network
+    /// (or the hand-crafted evaluation where the `UseNNUE` option is off).
     #[inline]
-    fn evaluate(&mut self, pos: &Position) -> i32 {
-        eval::evaluate_with(pos, &mut self.pawns)
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        if self.use_nnue {
+            debug_assert_eq!(self.nnue.position(ply).key(), pos.key(), "accumulator stack out of step at ply {ply}");
+            if !self.nnue.residual() {
+                return self.nnue.evaluate(ply);
+            }
+            if eval::insufficient_material(pos) {
+                return 0;
+            }
+            eval::evaluate_with(pos, &mut self.pawns) + self.nnue.evaluate(ply)
+        } else {
+            eval::evaluate_with(pos, &mut self.pawns)
+        }
     }
 
     /// `raw` corrected by the correction history, kept clear of mate scores.
@@ -155,7 +167,7 @@ impl Worker {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { self.evaluate(pos) };
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -179,7 +191,7 @@ impl Worker {
         } else if let Some(e) = entry {
             e.eval
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         let static_eval = if in_check { -INFINITY } else { self.corrected(pos, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
@@ -207,6 +219,9 @@ impl Worker {
                 self.stack[ply].cont = NO_CONTEXT;
                 self.keys.push(key);
                 let child = pos.make_null_move();
+                if self.use_nnue {
+                    self.nnue.push(ply + 1, &child);
+                }
                 let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, shared);
                 self.keys.pop();
                 if self.stopped {
@@ -235,6 +250,9 @@ impl Worker {
                 }
                 let child = pos.make_move(m);
                 shared.tt.prefetch(child.key());
+                if self.use_nnue {
+                    self.nnue.push(ply + 1, &child);
+                }
                 self.stack[ply].mv = Some(m);
                 self.stack[ply].cont = history::context(pos.moved_piece(m), m);
                 self.keys.push(key);
@@ -299,6 +317,9 @@ impl Worker {
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
 
             let child = pos.make_move(m);
+            if self.use_nnue {
+                self.nnue.push(ply + 1, &child);
+            }
             let gives_check = child.in_check();
             // Moves that give check are never pruned: mating attacks are made of them.
             if !root && best_score > -MATE_BOUND && !gives_check {
@@ -471,7 +492,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
 
         let key = pos.key();
@@ -489,7 +510,7 @@ impl Worker {
         if !in_check {
             raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             static_eval = self.corrected(pos, raw_eval);
             let stand_pat = sharpened(entry, static_eval);
@@ -519,6 +540,9 @@ impl Worker {
                 }
             }
             let child = pos.make_move(m);
+            if self.use_nnue {
+                self.nnue.push(ply + 1, &child);
+            }
             self.keys.push(key);
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, shared);
             self.keys.pop();

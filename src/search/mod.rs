@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::eval::PawnTable;
+use crate::nnue::AccumulatorStack;
 use crate::position::Position;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND, MAX_PLY};
 use crate::types::Move;
@@ -137,6 +138,10 @@ pub struct Worker {
     pub(crate) history: Box<History>,
     pub(crate) correction: history::Correction,
     pub(crate) pawns: PawnTable,
+    /// The network's accumulators along the search path.
+    nnue: Box<AccumulatorStack>,
+    /// Evaluate with the network (`UseNNUE`; else, the default, with the hand-crafted evaluation).
+    pub use_nnue: bool,
     /// Keys of the game's earlier positions, then of the search path.
     keys: Vec<u64>,
     /// Length of the game part of `keys`.
@@ -177,6 +182,8 @@ impl Worker {
             history: Box::default(),
             correction: history::Correction::default(),
             pawns: PawnTable::default(),
+            nnue: Box::new(AccumulatorStack::new(MAX_PLY + 8)),
+            use_nnue: false,
             keys: Vec::with_capacity(1024),
             root_keys: 0,
             stack: vec![PlyState::default(); MAX_PLY + 8],
@@ -200,7 +207,9 @@ impl Worker {
 
     /// Forgets everything learned (`ucinewgame`).
     pub fn clear(&mut self) {
+        let use_nnue = self.use_nnue;
         *self = Worker::new(self.id);
+        self.use_nnue = use_nnue;
     }
 
     /// Searches `root` (reached after the positions whose keys are `history`, oldest first) and
@@ -228,6 +237,9 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.root_keys = self.keys.len();
+        if self.use_nnue {
+            self.nnue.reset(root);
+        }
         self.excluded.clear();
         let legal = root.legal_moves();
         self.root_moves = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();

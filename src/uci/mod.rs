@@ -145,7 +145,15 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Display => say(&self.position.to_string()),
-            Command::Eval => say(&crate::eval::describe(&self.position)),
+            Command::Eval => {
+                say(&crate::eval::describe(&self.position));
+                let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
+                let (raw, full) = (crate::nnue::evaluate(&self.position), crate::nnue::evaluate_full(&self.position));
+                if crate::nnue::network().residual {
+                    say(&format!("network correction {} cp (White's view)", raw * sign));
+                }
+                say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
+            }
             Command::Bench { depth } => {
                 self.finish_search();
                 crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), &mut std::io::stdout().lock());
@@ -268,6 +276,7 @@ impl Engine {
         let history = self.history.clone();
         let overhead = ms(self.options.move_overhead_ms);
         let mut workers = std::mem::take(&mut self.workers);
+        workers.iter_mut().for_each(|w| w.use_nnue = self.options.use_nnue);
         let chess960 = pos.is_chess960();
         let show_wdl = self.options.show_wdl;
         let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));

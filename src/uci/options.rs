@@ -12,6 +12,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub multipv: usize,
     pub show_wdl: bool,
+    /// Evaluate with the network (`UseNNUE`); off: the hand-crafted, Texel-tuned evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -24,6 +26,7 @@ impl Default for Options {
             move_overhead_ms: 10,
             multipv: 1,
             show_wdl: false,
+            use_nnue: false,
         }
     }
 }
@@ -58,6 +61,7 @@ impl Options {
             format!("option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}", d.move_overhead_ms),
             format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
             format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
+            format!("option name UseNNUE type check default {}", d.use_nnue),
         ]
     }
 
@@ -107,6 +111,10 @@ impl Options {
                 self.show_wdl = check()?;
                 Ok(Change::Stored)
             }
+            "usennue" => {
+                self.use_nnue = check()?;
+                Ok(Change::Stored)
+            }
             _ => Err(format!("no such option '{name}'")),
         }
     }
@@ -132,6 +140,11 @@ mod tests {
         assert_eq!(o.set("UCI_Chess960", Some("TRUE")), Ok(Change::Stored));
         assert!(o.chess960);
         assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert!(!o.use_nnue);
+        assert_eq!(o.set("UseNNUE", Some("true")), Ok(Change::Stored));
+        assert!(o.use_nnue);
+        assert!(o.set("UseNNUE", Some("no")).is_err());
+        assert!(o.use_nnue);
         assert_eq!(o.set("Move Overhead", Some("100")), Ok(Change::Stored));
         assert_eq!(o.move_overhead_ms, 100);
         assert!(o.set("Move Overhead", Some("5001")).is_err());
@@ -144,6 +157,6 @@ mod tests {
         assert_eq!(o.set("UCI_ShowWDL", Some("true")), Ok(Change::Stored));
         assert!(o.show_wdl);
         assert!(o.set("UCI_ShowWDL", Some("1")).is_err());
-        assert_eq!(o.declarations().len(), 8);
+        assert_eq!(o.declarations().len(), 9);
     }
 }

@@ -1,0 +1,322 @@
+//! NNUE evaluation: a network trained here (`corvid train`) on positions labelled by Corvid's own
+//! search, evaluated with an accumulator that is updated incrementally along the search path.
+//!
+//! Architecture: 768 inputs (colour relative to the perspective x piece type x square, the square
+//! mirrored vertically for Black) -> [`HIDDEN`] neurons, computed twice (one accumulator per
+//! perspective, shared weights) -> SCReLU (`clamp(x, 0, 1)^2`) of both halves, the side to move's
+//! first -> one output, scaled by [`SCALE`] to centipawns.
+//!
+//! Quantisation: feature weights and biases in units of 1/[`QA`], output weights in units of
+//! 1/[`QB`], output bias in units of 1/([`QA`] x [`QB`]). The trainer clips the float weights so
+//! that no sum overflows (see [`WEIGHT_CLIP`]).
+//!
+//! A network is either whole (its output is the evaluation) or residual (its output is added to
+//! the hand-crafted evaluation of [`crate::eval`], which it then depends on: retuning those weights
+//! means retraining it). The search uses it with the `UseNNUE` option (default off; see the
+//! README for how it measures against the hand-crafted evaluation).
+//!
+//! The network travels inside the binary (`corvid.nnue` beside this file, written by the
+//! trainer). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
+//! weights (768 rows of `HIDDEN`), `i16` feature biases, `i16` output weights (`2 x HIDDEN`: side
+//! to move, then the other side), `i32` output bias. The magic `CRVDRES1` marks a residual network.
+
+pub mod train;
+
+use once_cell::sync::Lazy;
+
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
+
+/// Inputs: 2 colours x 6 piece types x 64 squares.
+pub const INPUTS: usize = 768;
+/// Neurons per perspective.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the feature transformer.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's (float) output.
+pub const SCALE: i32 = 400;
+/// The largest |weight| the trainer keeps (in float units): with it, an accumulator (bias plus 32
+/// features, each at most `1.98 x 255 = 505`) stays inside `i16`, and `v * w` of the output
+/// layer (`v <= 255`, `|w| <= 126`) inside `i16`, and one perspective's sum inside `i32`.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// Magic of a network whose output is the whole evaluation.
+const MAGIC: &[u8; 8] = b"CRVDNET1";
+
+static_assertions::const_assert!(HIDDEN <= 256);
+/// Magic of a network whose output is a correction added to the hand-crafted evaluation.
+const MAGIC_RESIDUAL: &[u8; 8] = b"CRVDRES1";
+
+/// The embedded network.
+static EMBEDDED: &[u8] = include_bytes!("corvid.nnue");
+
+/// The quantised network.
+pub struct Network {
+    feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    feature_bias: [i16; HIDDEN],
+    /// `[0]` applies to the side to move's half, `[1]` to the other.
+    output_weights: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+    /// The output corrects the hand-crafted evaluation (added to it) rather than replacing it.
+    pub residual: bool,
+}
+
+/// One accumulator per perspective (`[Color::index()]`): the hidden layer before activation.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator { values: [[0; HIDDEN]; 2] }
+    }
+}
+
+/// The input index of a `color` `piece` on `sq`, seen from `perspective`.
+#[inline(always)]
+pub fn feature(perspective: Color, color: Color, piece: PieceType, sq: Square) -> usize {
+    let relative = usize::from(color != perspective);
+    let square = match perspective {
+        Color::White => sq.index(),
+        Color::Black => sq.index() ^ 56,
+    };
+    (relative * 6 + piece.index()) * 64 + square
+}
+
+/// The embedded network, parsed once.
+pub fn network() -> &'static Network {
+    static NETWORK: Lazy<Network> =
+        Lazy::new(|| Network::from_bytes(EMBEDDED).expect("the embedded network is checked by a unit test"));
+    &NETWORK
+}
+
+fn read_i16s(bytes: &[u8], out: &mut [i16]) {
+    for (value, chunk) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        *value = i16::from_le_bytes([chunk[0], chunk[1]]);
+    }
+}
+
+impl Network {
+    /// The size in bytes of a network file for this build's [`HIDDEN`].
+    pub const FILE_SIZE: usize = 8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+    /// Parses a network file (see the module header).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 12 || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_RESIDUAL) {
+            return Err("not a Corvid network (bad magic)".into());
+        }
+        let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+        if hidden != HIDDEN {
+            return Err(format!("network has {hidden} hidden neurons, this build expects {HIDDEN}"));
+        }
+        if bytes.len() != Self::FILE_SIZE {
+            return Err(format!("network file has {} bytes, expected {}", bytes.len(), Self::FILE_SIZE));
+        }
+        let mut net = Network {
+            feature_weights: vec![[0i16; HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .map_err(|_| "feature weight table size".to_string())?,
+            feature_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+            residual: &bytes[..8] == MAGIC_RESIDUAL,
+        };
+        let mut at = 12;
+        for row in net.feature_weights.iter_mut() {
+            read_i16s(&bytes[at..at + 2 * HIDDEN], row);
+            at += 2 * HIDDEN;
+        }
+        read_i16s(&bytes[at..at + 2 * HIDDEN], &mut net.feature_bias);
+        at += 2 * HIDDEN;
+        for half in net.output_weights.iter_mut() {
+            read_i16s(&bytes[at..at + 2 * HIDDEN], half);
+            at += 2 * HIDDEN;
+        }
+        net.output_bias = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        Ok(net)
+    }
+
+    /// The accumulator of `pos` computed from scratch.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator { values: [self.feature_bias; 2] };
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                for sq in pos.colored_pieces(color, piece) {
+                    for perspective in Color::ALL {
+                        add(
+                            &mut acc.values[perspective.index()],
+                            &self.feature_weights[feature(perspective, color, piece, sq)],
+                        );
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// The accumulator of `after` from `parent`, the accumulator of `before`: only the pieces
+    /// that differ between the two boards are applied (two to four for a move, none for a null
+    /// move).
+    pub fn update(&self, parent: &Accumulator, before: &Position, after: &Position, out: &mut Accumulator) {
+        *out = *parent;
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                let (old, new) = (before.colored_pieces(color, piece), after.colored_pieces(color, piece));
+                let changed = old.0 ^ new.0;
+                if changed == 0 {
+                    continue;
+                }
+                for sq in crate::types::Bitboard(old.0 & changed) {
+                    for perspective in Color::ALL {
+                        sub(
+                            &mut out.values[perspective.index()],
+                            &self.feature_weights[feature(perspective, color, piece, sq)],
+                        );
+                    }
+                }
+                for sq in crate::types::Bitboard(new.0 & changed) {
+                    for perspective in Color::ALL {
+                        add(
+                            &mut out.values[perspective.index()],
+                            &self.feature_weights[feature(perspective, color, piece, sq)],
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation in centipawns for `side_to_move` from its accumulator.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let us = screlu_dot(&acc.values[side_to_move.index()], &self.output_weights[0]);
+        let them = screlu_dot(&acc.values[(!side_to_move).index()], &self.output_weights[1]);
+        let sum = i64::from(us) + i64::from(them);
+        let output = sum / i64::from(QA) + i64::from(self.output_bias);
+        (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+#[inline(always)]
+fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// `sum(clamp(a, 0, QA)^2 * w)`: `clamp(a) * w` fits `i16` (weights are clipped to 126), and the
+/// whole sum fits `i32` for up to 256 neurons (256 x 255 x 255 x 126 < 2^31).
+#[inline(always)]
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(weights) {
+        let v = a.clamp(0, QA as i16);
+        sum += i32::from(v.wrapping_mul(w)) * i32::from(v);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests;
+
+/// The accumulators along the search path, one entry per ply, computed lazily: [`push`] records
+/// the position entered at a ply, and [`evaluate`] brings the accumulators up to date from the
+/// nearest computed ply below (nodes cut before their evaluation never pay for an update).
+///
+/// Invariant: an entry marked computed holds the accumulator of its position; every push clears
+/// the mark of its ply, so a computed entry below the current ply is one of the current path.
+///
+/// [`push`]: AccumulatorStack::push
+/// [`evaluate`]: AccumulatorStack::evaluate
+pub struct AccumulatorStack {
+    net: &'static Network,
+    entries: Vec<StackEntry>,
+}
+
+#[derive(Clone, Copy)]
+struct StackEntry {
+    acc: Accumulator,
+    pos: Position,
+    computed: bool,
+}
+
+impl AccumulatorStack {
+    /// A stack for `plies` plies over the embedded network.
+    pub fn new(plies: usize) -> AccumulatorStack {
+        let entry = StackEntry { acc: Accumulator::default(), pos: Position::startpos(), computed: false };
+        AccumulatorStack { net: network(), entries: vec![entry; plies.max(1)] }
+    }
+
+    /// Starts a search at `root` (ply 0), computing its accumulator from scratch.
+    pub fn reset(&mut self, root: &Position) {
+        let acc = self.net.refresh(root);
+        self.entries[0] = StackEntry { acc, pos: *root, computed: true };
+    }
+
+    /// Records `pos` as the position at `ply` (at least 1).
+    #[inline(always)]
+    pub fn push(&mut self, ply: usize, pos: &Position) {
+        let entry = &mut self.entries[ply];
+        entry.pos = *pos;
+        entry.computed = false;
+    }
+
+    /// The network's evaluation of the position at `ply`, for its side to move.
+    #[inline]
+    pub fn evaluate(&mut self, ply: usize) -> i32 {
+        let mut base = ply;
+        while !self.entries[base].computed {
+            base -= 1;
+        }
+        for k in base + 1..=ply {
+            let (below, above) = self.entries.split_at_mut(k);
+            let (parent, entry) = (&below[k - 1], &mut above[0]);
+            self.net.update(&parent.acc, &parent.pos, &entry.pos, &mut entry.acc);
+            entry.computed = true;
+        }
+        let entry = &self.entries[ply];
+        self.net.evaluate(&entry.acc, entry.pos.side_to_move())
+    }
+
+    /// Whether the network corrects the hand-crafted evaluation rather than replacing it.
+    #[inline(always)]
+    pub fn residual(&self) -> bool {
+        self.net.residual
+    }
+
+    /// The position recorded at `ply`.
+    pub fn position(&self, ply: usize) -> &Position {
+        &self.entries[ply].pos
+    }
+}
+
+/// The network's output for `pos` (its side to move), from a fresh accumulator: the whole
+/// evaluation, or for a residual network the correction to the hand-crafted one.
+pub fn evaluate(pos: &Position) -> i32 {
+    let net = network();
+    net.evaluate(&net.refresh(pos), pos.side_to_move())
+}
+
+/// The evaluation the search uses with `UseNNUE` on: the network's output, plus the hand-crafted
+/// evaluation for a residual network (0 where that one calls the material a draw).
+pub fn evaluate_full(pos: &Position) -> i32 {
+    if !network().residual {
+        evaluate(pos)
+    } else if crate::eval::insufficient_material(pos) {
+        0
+    } else {
+        crate::eval::evaluate(pos) + evaluate(pos)
+    }
+}

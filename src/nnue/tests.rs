@@ -1,0 +1,110 @@
+use super::*;
+use crate::eval::tests::mirror_fen;
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    // Castling both ways for both sides, en passant, promotions with and without capture.
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    // Chess960 castling with the rook next to the king.
+    "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+];
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
+}
+
+#[test]
+fn embedded_network_parses() {
+    assert_eq!(EMBEDDED.len(), Network::FILE_SIZE);
+    assert!(Network::from_bytes(EMBEDDED).is_ok());
+}
+
+#[test]
+fn bad_network_files_are_refused() {
+    assert!(Network::from_bytes(b"").is_err());
+    assert!(Network::from_bytes(&EMBEDDED[..EMBEDDED.len() - 1]).is_err());
+    let mut wrong_magic = EMBEDDED.to_vec();
+    wrong_magic[0] = b'X';
+    assert!(Network::from_bytes(&wrong_magic).is_err());
+    let mut wrong_size = EMBEDDED.to_vec();
+    wrong_size[8] ^= 1;
+    assert!(Network::from_bytes(&wrong_size).err().is_some_and(|e| e.contains("hidden")));
+}
+
+#[test]
+fn features_are_distinct_and_mirror_between_perspectives() {
+    let mut seen = vec![false; INPUTS];
+    for color in Color::ALL {
+        for piece in PieceType::ALL {
+            for sq in Square::ALL {
+                let f = feature(Color::White, color, piece, sq);
+                assert!(!seen[f]);
+                seen[f] = true;
+                let mirrored = Square::ALL[sq.index() ^ 56];
+                assert_eq!(feature(Color::Black, !color, piece, mirrored), f);
+            }
+        }
+    }
+}
+
+/// Every move, null move and multi-move walk: the incremental accumulator equals a refresh.
+#[test]
+fn incremental_updates_match_a_refresh() {
+    let net = network();
+    let mut rng = 0x1234_5678_9abc_def1u64;
+    for fen in FENS {
+        let root = pos(fen);
+        let root_acc = net.refresh(&root);
+        for m in root.legal_moves() {
+            let child = root.make_move(m);
+            let mut acc = Accumulator::default();
+            net.update(&root_acc, &root, &child, &mut acc);
+            assert!(acc.values == net.refresh(&child).values, "{fen} {m:?}");
+        }
+        let null = root.make_null_move();
+        let mut acc = Accumulator::default();
+        net.update(&root_acc, &root, &null, &mut acc);
+        assert!(acc.values == root_acc.values);
+        // Random walks through the stack, evaluating every other ply (lazy updates of two plies).
+        for _ in 0..20 {
+            let mut stack = AccumulatorStack::new(64);
+            stack.reset(&root);
+            let mut p = root;
+            for ply in 1..40 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                p = p.make_move(moves[(rng % moves.len() as u64) as usize]);
+                stack.push(ply, &p);
+                if ply % 2 == 0 {
+                    assert_eq!(stack.evaluate(ply), evaluate(&p), "{fen} ply {ply}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for fen in FENS.iter().filter(|f| !f.contains("GBgb")) {
+        assert_eq!(evaluate(&pos(fen)), evaluate(&pos(&mirror_fen(fen))), "{fen}");
+        assert_eq!(evaluate_full(&pos(fen)), evaluate_full(&pos(&mirror_fen(fen))), "{fen}");
+    }
+}
+
+#[test]
+fn evaluation_sees_material() {
+    // A queen up, either side to move: the network must know which side is winning.
+    let white_up = pos("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1");
+    let black_up = pos("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1");
+    assert!(evaluate_full(&white_up) > 300, "{}", evaluate_full(&white_up));
+    assert!(evaluate_full(&black_up) < -300, "{}", evaluate_full(&black_up));
+}

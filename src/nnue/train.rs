@@ -1,0 +1,531 @@
+//! `corvid train`: fits the network to positions labelled by search (`corvid datagen --scores`).
+//!
+//! Each position's target blends the search score and the game result in win-probability space:
+//! `lambda * sigmoid(score / WDL_SCALE) + (1 - lambda) * result`, both from the side to move's view.
+//! The loss is the mean squared error between `sigmoid(output cp / WDL_SCALE)` and the target; Adam with a step
+//! decay of the learning rate; mini-batches split over threads (each thread sums its gradients,
+//! the sums are added before the step). The float weights are clipped to [`WEIGHT_CLIP`] after
+//! every step and quantised once at the end (see the module header of [`super`]).
+
+use std::io::{BufRead, BufReader, Write};
+use std::time::Instant;
+
+use super::{feature, HIDDEN, INPUTS, MAGIC, MAGIC_RESIDUAL, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::position::Position;
+use crate::types::{Color, PieceType};
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub file: String,
+    pub out: String,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the search score in the target (the rest is the game result).
+    pub lambda: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Train a correction to the hand-crafted evaluation (added to it) instead of a whole one.
+    pub residual: bool,
+    /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`).
+    pub decay_at: [f32; 2],
+}
+
+/// One training position: features from White's perspective (Black's are derived) and target.
+struct Sample {
+    start: u32,
+    len: u8,
+    stm: Color,
+    target: f32,
+    /// The hand-crafted evaluation in output units (`cp / SCALE`) for residual training, else 0.
+    base: f32,
+}
+
+struct Data {
+    samples: Vec<Sample>,
+    features: Vec<u16>,
+}
+
+/// The float network.
+#[derive(Clone)]
+struct Params {
+    /// `INPUTS x HIDDEN`, row per input.
+    fw: Vec<f32>,
+    fb: Vec<f32>,
+    /// `2 x HIDDEN`: side to move, then the other side.
+    ow: Vec<f32>,
+    ob: f32,
+}
+
+impl Params {
+    fn zeros() -> Params {
+        Params { fw: vec![0.0; INPUTS * HIDDEN], fb: vec![0.0; HIDDEN], ow: vec![0.0; 2 * HIDDEN], ob: 0.0 }
+    }
+
+    fn random(seed: u64) -> Params {
+        let mut rng = seed | 1;
+        let mut next = move |scale: f32| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            ((rng >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale
+        };
+        let mut p = Params::zeros();
+        let fs = 1.0 / (INPUTS as f32).sqrt();
+        p.fw.iter_mut().for_each(|w| *w = next(fs));
+        let os = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        p.ow.iter_mut().for_each(|w| *w = next(os));
+        p
+    }
+
+    fn add(&mut self, other: &Params) {
+        let pairs = [(&mut self.fw, &other.fw), (&mut self.fb, &other.fb), (&mut self.ow, &other.ow)];
+        for (a, b) in pairs {
+            a.iter_mut().zip(b.iter()).for_each(|(x, y)| *x += y);
+        }
+        self.ob += other.ob;
+    }
+
+    fn clear(&mut self) {
+        for v in [&mut self.fw, &mut self.fb, &mut self.ow] {
+            v.iter_mut().for_each(|x| *x = 0.0);
+        }
+        self.ob = 0.0;
+    }
+}
+
+/// Centipawns per unit of the win-probability sigmoid: `sigmoid(cp / WDL_SCALE)`. The tuner
+/// finds `K = 1.97` for the hand-crafted evaluation on game results (`sigmoid(K cp / 400)`), so
+/// about 400 / 1.97; with it the search scores and the results in a target agree on what an
+/// advantage is worth, and the network keeps the evaluation's centipawn scale.
+const WDL_SCALE: f32 = 200.0;
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The black-perspective index of a white-perspective feature.
+fn flip(f: u16) -> usize {
+    let f = f as usize;
+    let (kind, sq) = (f / 64, f % 64);
+    let (relative, piece) = (kind / 6, kind % 6);
+    ((1 - relative) * 6 + piece) * 64 + (sq ^ 56)
+}
+
+/// Parses `FEN | score | result` lines; returns the data and the number of lines skipped.
+fn load(path: &str, lambda: f32, residual: bool) -> Result<(Data, usize), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut data = Data { samples: Vec::new(), features: Vec::new() };
+    let mut bad = 0;
+    for line in BufReader::new(file).lines() {
+        let line = line.map_err(|e| format!("{path}: {e}"))?;
+        let mut parts = line.split('|').map(str::trim);
+        let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next()) else {
+            bad += usize::from(!line.trim().is_empty());
+            continue;
+        };
+        let (Ok(pos), Ok(score), Ok(result)) = (Position::from_fen(fen), score.parse::<f32>(), result.parse::<f32>())
+        else {
+            bad += 1;
+            continue;
+        };
+        let stm = pos.side_to_move();
+        let (score, result) = match stm {
+            Color::White => (score, result),
+            Color::Black => (-score, 1.0 - result),
+        };
+        let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
+        let start = data.features.len() as u32;
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                for sq in pos.colored_pieces(color, piece) {
+                    data.features.push(feature(Color::White, color, piece, sq) as u16);
+                }
+            }
+        }
+        let len = (data.features.len() as u32 - start) as u8;
+        let base = if residual { crate::eval::evaluate(&pos) as f32 / SCALE as f32 } else { 0.0 };
+        data.samples.push(Sample { start, len, stm, target, base });
+    }
+    Ok((data, bad))
+}
+
+/// The input index of white-perspective feature `f` from `perspective`.
+fn index(f: u16, perspective: Color) -> usize {
+    if perspective == Color::White {
+        f as usize
+    } else {
+        flip(f)
+    }
+}
+
+/// The float network's output for the features `feats` (White's perspective) with `stm` to
+/// move; leaves both accumulators (side to move first) in `hidden`.
+fn forward(p: &Params, feats: &[u16], stm: Color, hidden: &mut [f32]) -> f32 {
+    let (us, them) = hidden.split_at_mut(HIDDEN);
+    us.copy_from_slice(&p.fb);
+    them.copy_from_slice(&p.fb);
+    for &f in feats {
+        let (a, b) = (index(f, stm), index(f, !stm));
+        let (ra, rb) = (&p.fw[a * HIDDEN..(a + 1) * HIDDEN], &p.fw[b * HIDDEN..(b + 1) * HIDDEN]);
+        us.iter_mut().zip(ra).for_each(|(h, w)| *h += w);
+        them.iter_mut().zip(rb).for_each(|(h, w)| *h += w);
+    }
+    let mut out = p.ob;
+    for (h, w) in hidden.iter().zip(&p.ow) {
+        let c = h.clamp(0.0, 1.0);
+        out += c * c * w;
+    }
+    out
+}
+
+/// Forward and (with `grad`) backward pass of one sample; returns its squared error.
+fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
+    let feats = &data.features[s.start as usize..s.start as usize + s.len as usize];
+    let out = forward(p, feats, s.stm, hidden) + s.base;
+    let stretch = SCALE as f32 / WDL_SCALE;
+    let pred = sigmoid(out * stretch);
+    let err = pred - s.target;
+    let Some(g) = grad else { return err * err };
+    let d_out = 2.0 * err * pred * (1.0 - pred) * stretch;
+    g.ob += d_out;
+    // d hidden, reusing `hidden` after the output gradient is taken.
+    for ((h, w), gw) in hidden.iter_mut().zip(&p.ow).zip(g.ow.iter_mut()) {
+        let c = h.clamp(0.0, 1.0);
+        *gw += d_out * c * c;
+        *h = if *h > 0.0 && *h < 1.0 { d_out * w * 2.0 * c } else { 0.0 };
+    }
+    let (dus, dthem) = hidden.split_at(HIDDEN);
+    g.fb.iter_mut().zip(dus.iter().zip(dthem)).for_each(|(gb, (x, y))| *gb += x + y);
+    for &f in feats {
+        let (a, b) = (index(f, s.stm), index(f, !s.stm));
+        g.fw[a * HIDDEN..(a + 1) * HIDDEN].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
+        g.fw[b * HIDDEN..(b + 1) * HIDDEN].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
+    }
+    err * err
+}
+
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32, scale: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+            let g = g * scale;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        };
+        let groups = [
+            (&mut p.fw, &g.fw, &mut self.m.fw, &mut self.v.fw),
+            (&mut p.fb, &g.fb, &mut self.m.fb, &mut self.v.fb),
+            (&mut p.ow, &g.ow, &mut self.m.ow, &mut self.v.ow),
+        ];
+        for (w, g, m, v) in groups {
+            for i in 0..w.len() {
+                update(&mut w[i], g[i], &mut m[i], &mut v[i]);
+            }
+        }
+        update(&mut p.ob, g.ob, &mut self.m.ob, &mut self.v.ob);
+    }
+}
+
+/// Mean loss over `samples` (indices into `data`), over `threads` threads.
+fn mean_loss(p: &Params, data: &Data, samples: &[u32], threads: usize) -> f64 {
+    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut hidden = vec![0.0; 2 * HIDDEN];
+                    part.iter()
+                        .map(|&i| f64::from(step_sample(p, data, &data.samples[i as usize], None, &mut hidden)))
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / samples.len().max(1) as f64
+}
+
+/// The quantised network file of `p`.
+fn quantise(p: &Params, residual: bool) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(super::Network::FILE_SIZE);
+    bytes.extend_from_slice(if residual { MAGIC_RESIDUAL } else { MAGIC });
+    bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    for &w in p.fw.iter().chain(&p.fb) {
+        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+    }
+    for &w in &p.ow {
+        bytes.extend_from_slice(&q(w, QB).to_le_bytes());
+    }
+    bytes.extend_from_slice(&((p.ob * (QA * QB) as f32).round() as i32).to_le_bytes());
+    bytes
+}
+
+/// Trains from `options.file` and writes the network to `options.out`; progress on `log`.
+pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
+    let started = Instant::now();
+    let (data, bad) = load(&options.file, options.lambda, options.residual)?;
+    let n = data.samples.len();
+    if n < 100 {
+        return Err(format!("{}: {n} usable positions, too few to train on", options.file));
+    }
+    let _ = writeln!(log, "{n} positions ({bad} lines skipped), loaded in {:.1}s", started.elapsed().as_secs_f64());
+    // A fixed shuffle; the last 2% (at most 50,000) are held out for validation.
+    let mut rng = options.seed | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let held = (n / 50).min(50_000);
+    let (valid, train) = order.split_at(held);
+    let mut train = train.to_vec();
+
+    let mut p = Params::random(options.seed);
+    let mut adam = Adam { m: Params::zeros(), v: Params::zeros(), t: 0 };
+    let threads = options.threads.max(1);
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
+    let mut lr = options.lr;
+    let _ = writeln!(log, "epoch 0 validation loss {:.6}", mean_loss(&p, &data, valid, threads));
+    for epoch in 1..=options.epochs {
+        if options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1) {
+            lr *= 0.3;
+        }
+        for i in (1..train.len()).rev() {
+            train.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        let mut train_loss = 0.0f64;
+        for batch in train.chunks(options.batch.max(1)) {
+            let chunk = batch.len().div_ceil(threads);
+            let p_ref = &p;
+            let data_ref = &data;
+            let losses: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .zip(grads.iter_mut())
+                    .map(|(part, g)| {
+                        s.spawn(move || {
+                            g.clear();
+                            let mut hidden = vec![0.0; 2 * HIDDEN];
+                            part.iter()
+                                .map(|&i| {
+                                    f64::from(step_sample(
+                                        p_ref,
+                                        data_ref,
+                                        &data_ref.samples[i as usize],
+                                        Some(g),
+                                        &mut hidden,
+                                    ))
+                                })
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
+            });
+            train_loss += losses.iter().sum::<f64>();
+            let used = batch.len().div_ceil(chunk);
+            let (first, rest) = grads.split_at_mut(1);
+            for g in &rest[..used - 1] {
+                first[0].add(g);
+            }
+            adam.step(&mut p, &first[0], lr, 1.0 / batch.len() as f32);
+        }
+        let _ = writeln!(
+            log,
+            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {:.6} ({:.0}s)",
+            train_loss / train.len() as f64,
+            mean_loss(&p, &data, valid, threads),
+            started.elapsed().as_secs_f64()
+        );
+        std::fs::write(&options.out, quantise(&p, options.residual)).map_err(|e| format!("{}: {e}", options.out))?;
+    }
+    let _ = writeln!(log, "network written to {}", options.out);
+    Ok(())
+}
+
+/// `corvid train <data> --out FILE [...]`.
+pub fn run(args: &[String]) -> Result<i32, String> {
+    let mut options = Options {
+        file: String::new(),
+        out: String::new(),
+        epochs: 30,
+        batch: 16384,
+        lr: 0.001,
+        lambda: 0.75,
+        threads: 1,
+        seed: 1,
+        decay_at: [0.6, 0.85],
+        residual: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        let number = |name: &str, v: String| v.parse::<f64>().map_err(|_| format!("{name}: '{v}' is not a number"));
+        match arg.as_str() {
+            "--epochs" => options.epochs = number(arg, value(arg)?)?.max(1.0) as usize,
+            "--batch" => options.batch = number(arg, value(arg)?)?.max(1.0) as usize,
+            "--lr" => options.lr = number(arg, value(arg)?)? as f32,
+            "--lambda" => options.lambda = (number(arg, value(arg)?)? as f32).clamp(0.0, 1.0),
+            "--threads" => options.threads = (number(arg, value(arg)?)? as usize).clamp(1, 256),
+            "--seed" => options.seed = number(arg, value(arg)?)? as u64,
+            "--out" => options.out = value(arg)?,
+            "--residual" => options.residual = true,
+            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
+            _ if options.file.is_empty() => options.file = arg.clone(),
+            _ => return Err(format!("unexpected argument '{arg}'")),
+        }
+    }
+    if options.file.is_empty() || options.out.is_empty() {
+        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--residual]".into());
+    }
+    train(&options, &mut std::io::stdout())?;
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Network;
+
+    fn features(pos: &Position) -> Vec<u16> {
+        let mut out = Vec::new();
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                for sq in pos.colored_pieces(color, piece) {
+                    out.push(feature(Color::White, color, piece, sq) as u16);
+                }
+            }
+        }
+        out
+    }
+
+    /// Positions from random walks, labelled with a material score (White's view).
+    fn labelled_lines(count: usize) -> Vec<String> {
+        let values = [100, 300, 300, 500, 900, 0];
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut lines = Vec::new();
+        while lines.len() < count {
+            let mut pos = Position::startpos();
+            for _ in 0..30 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos = pos.make_move(moves[(rng % moves.len() as u64) as usize]);
+                let material = |c: Color| -> i32 {
+                    PieceType::ALL.iter().map(|&pt| values[pt.index()] * pos.colored_pieces(c, pt).count() as i32).sum()
+                };
+                let score = material(Color::White) - material(Color::Black);
+                let result = if score > 0 {
+                    "1.0"
+                } else if score < 0 {
+                    "0.0"
+                } else {
+                    "0.5"
+                };
+                lines.push(format!("{} | {score} | {result}", pos.to_fen()));
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn quantised_network_matches_the_float_network() {
+        // Weights on the quantisation grid (as the trainer's would be after rounding), large enough
+        // for outputs of hundreds of centipawns: the integer network must then agree with the
+        // float one up to the truncations of its divisions.
+        let mut p = Params::random(11);
+        let on_grid = |w: &mut f32, scale: f32, q: i32| *w = (*w * scale * q as f32).round() / q as f32;
+        p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
+        p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
+        p.ow.iter_mut().for_each(|w| on_grid(w, 10.0, QB));
+        p.ob = 1000.0 / (QA * QB) as f32;
+        let net = Network::from_bytes(&quantise(&p, false)).expect("the trainer writes a valid file");
+        let mut hidden = vec![0.0; 2 * HIDDEN];
+        let mut sum_size = 0.0;
+        for line in labelled_lines(200) {
+            let fen = line.split('|').next().unwrap().trim();
+            let pos = Position::from_fen(fen).unwrap();
+            let float = forward(&p, &features(&pos), pos.side_to_move(), &mut hidden) * SCALE as f32;
+            let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move()) as f32;
+            assert!((float - quantised).abs() <= 1.5, "{fen}: float {float}, quantised {quantised}");
+            sum_size += float.abs();
+        }
+        assert!(sum_size / 200.0 > 100.0, "the test network's outputs are too small to compare");
+    }
+
+    #[test]
+    fn training_fits_a_material_signal() {
+        let path = std::env::temp_dir().join(format!("corvid-train-{}.txt", std::process::id()));
+        let out = std::env::temp_dir().join(format!("corvid-train-{}.nnue", std::process::id()));
+        let mut text = labelled_lines(8000).join("\n");
+        text.push_str("\nnot a line\n");
+        std::fs::write(&path, text).unwrap();
+        let options = Options {
+            file: path.to_string_lossy().into_owned(),
+            out: out.to_string_lossy().into_owned(),
+            epochs: 12,
+            batch: 64,
+            lr: 0.002,
+            lambda: 1.0,
+            threads: 2,
+            seed: 3,
+            decay_at: [0.6, 0.85],
+            residual: false,
+        };
+        let mut log = Vec::new();
+        train(&options, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        let losses: Vec<f64> = log
+            .lines()
+            .filter_map(|l| l.split("validation loss ").nth(1))
+            .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
+            .collect();
+        assert!(log.contains("(1 lines skipped)"), "{log}");
+        assert_eq!(losses.len(), 13, "{log}");
+        assert!(losses[12] < losses[0] * 0.25, "{log}");
+        // Fresh positions (the walks go on past the training ones): a side a minor piece or more
+        // ahead must be seen ahead.
+        let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        let (mut agree, mut total) = (0, 0);
+        for line in labelled_lines(12000).iter().skip(8000) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let score: i32 = fields[1].parse().unwrap();
+            if score.abs() < 300 {
+                continue;
+            }
+            let pos = Position::from_fen(fields[0]).unwrap();
+            let white_view = net.evaluate(&net.refresh(&pos), pos.side_to_move())
+                * if pos.side_to_move() == Color::White { 1 } else { -1 };
+            total += 1;
+            agree += usize::from((white_view > 0) == (score > 0));
+        }
+        assert!(total > 100 && agree * 10 >= total * 9, "{agree} of {total} agree\n{log}");
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&out);
+    }
+}
