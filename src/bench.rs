@@ -64,18 +64,19 @@ pub const POSITIONS: [&str; 44] = [
 /// Searches every position to `depth` with one thread and a fresh 16 MB table; returns (nodes,
 /// elapsed). The node count is the search's signature.
 pub fn bench(depth: u32) -> (u64, Duration) {
-    bench_with(depth, 1, 16).expect("16 MB can be allocated")
+    bench_with(depth, 1, 16, false).expect("16 MB can be allocated")
 }
 
 /// [`bench`] with `threads` threads (lazy SMP: the node count then varies from run to run) and a
-/// table of `hash_mb`; the time is the time to reach `depth` on every position. `None` when the
-/// table cannot be allocated.
-pub fn bench_with(depth: u32, threads: usize, hash_mb: usize) -> Option<(u64, Duration)> {
+/// table of `hash_mb`, evaluating with the network when `use_nnue`; the time is the time to reach
+/// `depth` on every position. `None` when the table cannot be allocated.
+pub fn bench_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool) -> Option<(u64, Duration)> {
     let tt = TranspositionTable::try_new(hash_mb)?;
     let stop = AtomicBool::new(false);
     let pondering = AtomicBool::new(false);
     let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
     let mut workers: Vec<Worker> = (0..threads.max(1)).map(Worker::new).collect();
+    workers.iter_mut().for_each(|w| w.use_nnue = use_nnue);
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;
@@ -92,12 +93,12 @@ pub fn bench_with(depth: u32, threads: usize, hash_mb: usize) -> Option<(u64, Du
 
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
 pub fn run(depth: u32, out: &mut impl Write) {
-    run_with(depth, 1, 16, out);
+    run_with(depth, 1, 16, false, out);
 }
 
 /// Runs [`bench_with`] and prints the result; the last line is `<N> nodes <M> nps`.
-pub fn run_with(depth: u32, threads: usize, hash_mb: usize, out: &mut impl Write) {
-    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb) else {
+pub fn run_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool, out: &mut impl Write) {
+    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb, use_nnue) else {
         let _ = writeln!(out, "error: cannot allocate {hash_mb} MB of hash");
         return;
     };

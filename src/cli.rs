@@ -16,7 +16,7 @@ Command line:
                                           count leaf nodes, one line per root move
   corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
                                           check every ';Dk n' entry of an EPD perft suite
-  corvid bench [depth] [--threads N] [--hash MB]
+  corvid bench [depth] [--threads N] [--hash MB] [--nnue]
                                           fixed-depth search of 44 positions; last line
                                           '<N> nodes <M> nps' (with 1 thread and 16 MB, the
                                           defaults, N is the search's signature)
@@ -30,7 +30,7 @@ Command line:
                                           --nnue: search with the network)
   corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue]
                                           search 'FEN [result]' positions, write 'FEN | score | result'
-  corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N]
+  corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce]
                                           train the evaluation network on 'FEN | score | result'
                                           lines (embedded from src/nnue/corvid.nnue at build)
   corvid help                             this text
@@ -157,17 +157,19 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
 }
 
 fn run_bench(args: &[String]) -> Result<i32, String> {
-    let flags = parse_flags(args)?;
+    let use_nnue = args.iter().any(|a| a == "--nnue");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--nnue").cloned().collect();
+    let flags = parse_flags(&args)?;
     let depth = match flags.words.as_slice() {
         [] => crate::bench::DEFAULT_DEPTH,
         [d] => match d.parse::<u32>() {
             Ok(d) if (1..=64).contains(&d) => d,
             _ => return Err(format!("bench depth must be a number from 1 to 64, not '{d}'")),
         },
-        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB]".into()),
+        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB] [--nnue]".into()),
     };
     let hash_mb = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
-    crate::bench::run_with(depth, flags.threads, hash_mb, &mut io::stdout().lock());
+    crate::bench::run_with(depth, flags.threads, hash_mb, use_nnue, &mut io::stdout().lock());
     Ok(0)
 }
 

@@ -24,7 +24,7 @@ pub use layout::{Spec, NUM_PARAMS, SPECS, W};
 pub use pawns::{PawnEntry, PawnTable};
 pub use psqt::{psqt, psqt_sum};
 pub use score::{s, Score};
-pub use terms::{insufficient_material, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
+pub use terms::{insufficient_material, phase, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
 pub use trace::{eval_report, trace, trace_terms, Coefficients, NoTrace, TermLine, Tracer};
 
 use crate::position::Position;
@@ -67,6 +67,17 @@ fn evaluate_inner(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
     }
     let outcome = terms::evaluate_terms(pos, pawns, &mut NoTrace);
     let white = taper(outcome);
+    match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// Material and piece-square values alone (kept incrementally by the position), tapered by
+/// phase, for the side to move: the base that a PSQT-residual network corrects.
+#[inline]
+pub fn material_psqt(pos: &Position) -> i32 {
+    let white = taper(Outcome { score: pos.psq(), phase: phase(pos), scale: SCALE_NORMAL });
     match pos.side_to_move() {
         Color::White => white,
         Color::Black => -white,

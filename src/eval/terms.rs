@@ -97,9 +97,14 @@ pub fn evaluate_terms<T: Tracer>(pos: &Position, pawns: Option<&mut PawnTable>, 
     side[stm.index()] += apply(t, idx::TEMPO, stm, 1);
 
     let score = psq + pawn_entry.score + side[0] - side[1];
+    Outcome { score, phase: phase(pos), scale: scale_factor(pos, score.eg()) }
+}
+
+/// The game phase: [`MAX_PHASE`] with all pieces on the board, 0 with pawns and kings only.
+#[inline]
+pub fn phase(pos: &Position) -> i32 {
     let phase = PieceType::ALL.iter().map(|&pt| PHASE_WEIGHT[pt.index()] * pos.pieces(pt).count() as i32).sum::<i32>();
-    let phase = phase.min(MAX_PHASE);
-    Outcome { score, phase, scale: scale_factor(pos, score.eg()) }
+    phase.min(MAX_PHASE)
 }
 
 /// Mobility, bishop pair and rook files for `us`; fills in the attack maps.

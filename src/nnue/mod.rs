@@ -4,21 +4,25 @@
 //! Architecture: 768 inputs (colour relative to the perspective x piece type x square, the square
 //! mirrored vertically for Black) -> [`HIDDEN`] neurons, computed twice (one accumulator per
 //! perspective, shared weights) -> SCReLU (`clamp(x, 0, 1)^2`) of both halves, the side to move's
-//! first -> one output, scaled by [`SCALE`] to centipawns.
+//! first -> one output, scaled by [`SCALE`] to centipawns. The output layer is chosen among
+//! [`OUTPUT_BUCKETS`] by the number of pieces on the board (see [`bucket`]), so that the opening,
+//! middlegame and each kind of ending get their own weighting of the same hidden features.
 //!
 //! Quantisation: feature weights and biases in units of 1/[`QA`], output weights in units of
 //! 1/[`QB`], output bias in units of 1/([`QA`] x [`QB`]). The trainer clips the float weights so
 //! that no sum overflows (see [`WEIGHT_CLIP`]).
 //!
-//! A network is either whole (its output is the evaluation) or residual (its output is added to
-//! the hand-crafted evaluation of [`crate::eval`], which it then depends on: retuning those weights
-//! means retraining it). The search uses it with the `UseNNUE` option (default off; see the
+//! A network's output is the whole evaluation, or a correction added to a base (see [`Base`]):
+//! the material and piece-square values, or the whole hand-crafted evaluation of [`crate::eval`].
+//! A network with a base depends on those weights: retuning them means retraining it. The search uses it with the `UseNNUE` option (default off; see the
 //! README for how it measures against the hand-crafted evaluation).
 //!
 //! The network travels inside the binary (`corvid.nnue` beside this file, written by the
 //! trainer). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
-//! weights (768 rows of `HIDDEN`), `i16` feature biases, `i16` output weights (`2 x HIDDEN`: side
-//! to move, then the other side), `i32` output bias. The magic `CRVDRES1` marks a residual network.
+//! weights (768 rows of `HIDDEN`), `i16` feature biases, per bucket `i16` output weights
+//! (`2 x HIDDEN`: side to move, then the other side), then per bucket an `i32` output bias.
+//! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
+//! `CRVDRES1` the hand-crafted evaluation.
 
 pub mod train;
 
@@ -31,6 +35,8 @@ use crate::types::{Color, PieceType, Square};
 pub const INPUTS: usize = 768;
 /// Neurons per perspective.
 pub const HIDDEN: usize = 128;
+/// Output layers, chosen by piece count.
+pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the feature transformer.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -42,12 +48,40 @@ pub const SCALE: i32 = 400;
 /// layer (`v <= 255`, `|w| <= 126`) inside `i16`, and one perspective's sum inside `i32`.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// Magic of a network whose output is the whole evaluation.
-const MAGIC: &[u8; 8] = b"CRVDNET1";
+/// What a network's output is added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Nothing: the output is the evaluation.
+    None,
+    /// Material and piece-square values ([`crate::eval::material_psqt`]).
+    Psqt,
+    /// The whole hand-crafted evaluation.
+    Hce,
+}
+
+impl Base {
+    const ALL: [Base; 3] = [Base::None, Base::Psqt, Base::Hce];
+
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            Base::None => b"CRVDNET1",
+            Base::Psqt => b"CRVDPSQ1",
+            Base::Hce => b"CRVDRES1",
+        }
+    }
+
+    /// The base's value for `pos`, side to move's view, in centipawns.
+    #[inline]
+    pub fn value(self, pos: &Position) -> i32 {
+        match self {
+            Base::None => 0,
+            Base::Psqt => crate::eval::material_psqt(pos),
+            Base::Hce => crate::eval::evaluate(pos),
+        }
+    }
+}
 
 static_assertions::const_assert!(HIDDEN <= 256);
-/// Magic of a network whose output is a correction added to the hand-crafted evaluation.
-const MAGIC_RESIDUAL: &[u8; 8] = b"CRVDRES1";
 
 /// The embedded network.
 static EMBEDDED: &[u8] = include_bytes!("corvid.nnue");
@@ -56,11 +90,11 @@ static EMBEDDED: &[u8] = include_bytes!("corvid.nnue");
 pub struct Network {
     feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     feature_bias: [i16; HIDDEN],
-    /// `[0]` applies to the side to move's half, `[1]` to the other.
-    output_weights: [[i16; HIDDEN]; 2],
-    output_bias: i32,
-    /// The output corrects the hand-crafted evaluation (added to it) rather than replacing it.
-    pub residual: bool,
+    /// Per bucket: `[0]` applies to the side to move's half, `[1]` to the other.
+    output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
+    output_bias: [i32; OUTPUT_BUCKETS],
+    /// What the output is added to.
+    pub base: Base,
 }
 
 /// One accumulator per perspective (`[Color::index()]`): the hidden layer before activation.
@@ -87,6 +121,13 @@ pub fn feature(perspective: Color, color: Color, piece: PieceType, sq: Square) -
     (relative * 6 + piece.index()) * 64 + square
 }
 
+/// The output bucket of `pos`: its piece count (kings and pawns included), 2-32, in eight
+/// groups of four.
+#[inline(always)]
+pub fn bucket(pos: &Position) -> usize {
+    ((pos.occupied().count() as usize).saturating_sub(1) / 4).min(OUTPUT_BUCKETS - 1)
+}
+
 /// The embedded network, parsed once.
 pub fn network() -> &'static Network {
     static NETWORK: Lazy<Network> =
@@ -102,13 +143,14 @@ fn read_i16s(bytes: &[u8], out: &mut [i16]) {
 
 impl Network {
     /// The size in bytes of a network file for this build's [`HIDDEN`].
-    pub const FILE_SIZE: usize = 8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+    pub const FILE_SIZE: usize =
+        8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
 
     /// Parses a network file (see the module header).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < 12 || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_RESIDUAL) {
+        let Some(base) = Base::ALL.into_iter().find(|b| bytes.len() >= 12 && &bytes[..8] == b.magic()) else {
             return Err("not a Corvid network (bad magic)".into());
-        }
+        };
         let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         if hidden != HIDDEN {
             return Err(format!("network has {hidden} hidden neurons, this build expects {HIDDEN}"));
@@ -122,9 +164,9 @@ impl Network {
                 .try_into()
                 .map_err(|_| "feature weight table size".to_string())?,
             feature_bias: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
-            residual: &bytes[..8] == MAGIC_RESIDUAL,
+            output_weights: [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS],
+            output_bias: [0; OUTPUT_BUCKETS],
+            base,
         };
         let mut at = 12;
         for row in net.feature_weights.iter_mut() {
@@ -133,11 +175,14 @@ impl Network {
         }
         read_i16s(&bytes[at..at + 2 * HIDDEN], &mut net.feature_bias);
         at += 2 * HIDDEN;
-        for half in net.output_weights.iter_mut() {
+        for half in net.output_weights.iter_mut().flatten() {
             read_i16s(&bytes[at..at + 2 * HIDDEN], half);
             at += 2 * HIDDEN;
         }
-        net.output_bias = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        for bias in net.output_bias.iter_mut() {
+            *bias = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            at += 4;
+        }
         Ok(net)
     }
 
@@ -191,13 +236,15 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns for `side_to_move` from its accumulator.
+    /// The output in centipawns for the position of `acc` with `side_to_move`, whose output
+    /// bucket is `bucket`.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let us = screlu_dot(&acc.values[side_to_move.index()], &self.output_weights[0]);
-        let them = screlu_dot(&acc.values[(!side_to_move).index()], &self.output_weights[1]);
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color, bucket: usize) -> i32 {
+        let weights = &self.output_weights[bucket];
+        let us = screlu_dot(&acc.values[side_to_move.index()], &weights[0]);
+        let them = screlu_dot(&acc.values[(!side_to_move).index()], &weights[1]);
         let sum = i64::from(us) + i64::from(them);
-        let output = sum / i64::from(QA) + i64::from(self.output_bias);
+        let output = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -287,13 +334,13 @@ impl AccumulatorStack {
             entry.computed = true;
         }
         let entry = &self.entries[ply];
-        self.net.evaluate(&entry.acc, entry.pos.side_to_move())
+        self.net.evaluate(&entry.acc, entry.pos.side_to_move(), bucket(&entry.pos))
     }
 
-    /// Whether the network corrects the hand-crafted evaluation rather than replacing it.
+    /// What the network's output is added to.
     #[inline(always)]
-    pub fn residual(&self) -> bool {
-        self.net.residual
+    pub fn base(&self) -> Base {
+        self.net.base
     }
 
     /// The position recorded at `ply`.
@@ -303,20 +350,18 @@ impl AccumulatorStack {
 }
 
 /// The network's output for `pos` (its side to move), from a fresh accumulator: the whole
-/// evaluation, or for a residual network the correction to the hand-crafted one.
+/// evaluation, or the correction to its base.
 pub fn evaluate(pos: &Position) -> i32 {
     let net = network();
-    net.evaluate(&net.refresh(pos), pos.side_to_move())
+    net.evaluate(&net.refresh(pos), pos.side_to_move(), bucket(pos))
 }
 
-/// The evaluation the search uses with `UseNNUE` on: the network's output, plus the hand-crafted
-/// evaluation for a residual network (0 where that one calls the material a draw).
+/// The evaluation the search uses with `UseNNUE` on: the network's output plus its base (0 where
+/// the material cannot mate).
 pub fn evaluate_full(pos: &Position) -> i32 {
-    if !network().residual {
-        evaluate(pos)
-    } else if crate::eval::insufficient_material(pos) {
+    if crate::eval::insufficient_material(pos) {
         0
     } else {
-        crate::eval::evaluate(pos) + evaluate(pos)
+        network().base.value(pos) + evaluate(pos)
     }
 }

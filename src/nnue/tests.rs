@@ -108,3 +108,20 @@ fn evaluation_sees_material() {
     assert!(evaluate_full(&white_up) > 300, "{}", evaluate_full(&white_up));
     assert!(evaluate_full(&black_up) < -300, "{}", evaluate_full(&black_up));
 }
+
+#[test]
+fn the_magic_names_the_base() {
+    for base in Base::ALL {
+        let mut bytes = EMBEDDED.to_vec();
+        bytes[..8].copy_from_slice(base.magic());
+        assert_eq!(Network::from_bytes(&bytes).map(|n| n.base).ok(), Some(base));
+    }
+    let p = pos(FENS[1]);
+    let net = network();
+    assert_eq!(evaluate_full(&p), net.base.value(&p) + evaluate(&p));
+    assert_eq!(Base::None.value(&p), 0);
+    assert_eq!(Base::Hce.value(&p), crate::eval::evaluate(&p));
+    assert_eq!(Base::Psqt.value(&p), crate::eval::material_psqt(&p));
+    // Kings alone: no base and no network output count.
+    assert_eq!(evaluate_full(&pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1")), 0);
+}

@@ -5,12 +5,14 @@
 //! The loss is the mean squared error between `sigmoid(output cp / WDL_SCALE)` and the target; Adam with a step
 //! decay of the learning rate; mini-batches split over threads (each thread sums its gradients,
 //! the sums are added before the step). The float weights are clipped to [`WEIGHT_CLIP`] after
-//! every step and quantised once at the end (see the module header of [`super`]).
+//! every step and quantised once at the end (see the module header of [`super`]). With a base
+//! (`--base psqt|hce`), the network learns a correction: its output is added to the base's value
+//! before the sigmoid.
 
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
-use super::{feature, HIDDEN, INPUTS, MAGIC, MAGIC_RESIDUAL, QA, QB, SCALE, WEIGHT_CLIP};
+use super::{bucket, feature, Base, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::types::{Color, PieceType};
 
@@ -26,8 +28,8 @@ pub struct Options {
     pub lambda: f32,
     pub threads: usize,
     pub seed: u64,
-    /// Train a correction to the hand-crafted evaluation (added to it) instead of a whole one.
-    pub residual: bool,
+    /// What the network's output is added to.
+    pub base: Base,
     /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`).
     pub decay_at: [f32; 2],
 }
@@ -36,9 +38,10 @@ pub struct Options {
 struct Sample {
     start: u32,
     len: u8,
+    bucket: u8,
     stm: Color,
     target: f32,
-    /// The hand-crafted evaluation in output units (`cp / SCALE`) for residual training, else 0.
+    /// The base's value in output units (`cp / SCALE`).
     base: f32,
 }
 
@@ -53,14 +56,19 @@ struct Params {
     /// `INPUTS x HIDDEN`, row per input.
     fw: Vec<f32>,
     fb: Vec<f32>,
-    /// `2 x HIDDEN`: side to move, then the other side.
+    /// `OUTPUT_BUCKETS x 2 x HIDDEN`: per bucket, side to move, then the other side.
     ow: Vec<f32>,
-    ob: f32,
+    ob: Vec<f32>,
 }
 
 impl Params {
     fn zeros() -> Params {
-        Params { fw: vec![0.0; INPUTS * HIDDEN], fb: vec![0.0; HIDDEN], ow: vec![0.0; 2 * HIDDEN], ob: 0.0 }
+        Params {
+            fw: vec![0.0; INPUTS * HIDDEN],
+            fb: vec![0.0; HIDDEN],
+            ow: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            ob: vec![0.0; OUTPUT_BUCKETS],
+        }
     }
 
     fn random(seed: u64) -> Params {
@@ -80,18 +88,21 @@ impl Params {
     }
 
     fn add(&mut self, other: &Params) {
-        let pairs = [(&mut self.fw, &other.fw), (&mut self.fb, &other.fb), (&mut self.ow, &other.ow)];
+        let pairs = [
+            (&mut self.fw, &other.fw),
+            (&mut self.fb, &other.fb),
+            (&mut self.ow, &other.ow),
+            (&mut self.ob, &other.ob),
+        ];
         for (a, b) in pairs {
             a.iter_mut().zip(b.iter()).for_each(|(x, y)| *x += y);
         }
-        self.ob += other.ob;
     }
 
     fn clear(&mut self) {
-        for v in [&mut self.fw, &mut self.fb, &mut self.ow] {
+        for v in [&mut self.fw, &mut self.fb, &mut self.ow, &mut self.ob] {
             v.iter_mut().for_each(|x| *x = 0.0);
         }
-        self.ob = 0.0;
     }
 }
 
@@ -114,7 +125,7 @@ fn flip(f: u16) -> usize {
 }
 
 /// Parses `FEN | score | result` lines; returns the data and the number of lines skipped.
-fn load(path: &str, lambda: f32, residual: bool) -> Result<(Data, usize), String> {
+fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut data = Data { samples: Vec::new(), features: Vec::new() };
     let mut bad = 0;
@@ -145,8 +156,8 @@ fn load(path: &str, lambda: f32, residual: bool) -> Result<(Data, usize), String
             }
         }
         let len = (data.features.len() as u32 - start) as u8;
-        let base = if residual { crate::eval::evaluate(&pos) as f32 / SCALE as f32 } else { 0.0 };
-        data.samples.push(Sample { start, len, stm, target, base });
+        let base = base.value(&pos) as f32 / SCALE as f32;
+        data.samples.push(Sample { start, len, bucket: bucket(&pos) as u8, stm, target, base });
     }
     Ok((data, bad))
 }
@@ -162,7 +173,7 @@ fn index(f: u16, perspective: Color) -> usize {
 
 /// The float network's output for the features `feats` (White's perspective) with `stm` to
 /// move; leaves both accumulators (side to move first) in `hidden`.
-fn forward(p: &Params, feats: &[u16], stm: Color, hidden: &mut [f32]) -> f32 {
+fn forward(p: &Params, feats: &[u16], stm: Color, bucket: usize, hidden: &mut [f32]) -> f32 {
     let (us, them) = hidden.split_at_mut(HIDDEN);
     us.copy_from_slice(&p.fb);
     them.copy_from_slice(&p.fb);
@@ -172,8 +183,8 @@ fn forward(p: &Params, feats: &[u16], stm: Color, hidden: &mut [f32]) -> f32 {
         us.iter_mut().zip(ra).for_each(|(h, w)| *h += w);
         them.iter_mut().zip(rb).for_each(|(h, w)| *h += w);
     }
-    let mut out = p.ob;
-    for (h, w) in hidden.iter().zip(&p.ow) {
+    let mut out = p.ob[bucket];
+    for (h, w) in hidden.iter().zip(&p.ow[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]) {
         let c = h.clamp(0.0, 1.0);
         out += c * c * w;
     }
@@ -183,15 +194,17 @@ fn forward(p: &Params, feats: &[u16], stm: Color, hidden: &mut [f32]) -> f32 {
 /// Forward and (with `grad`) backward pass of one sample; returns its squared error.
 fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
     let feats = &data.features[s.start as usize..s.start as usize + s.len as usize];
-    let out = forward(p, feats, s.stm, hidden) + s.base;
+    let b = s.bucket as usize;
+    let out = forward(p, feats, s.stm, b, hidden) + s.base;
     let stretch = SCALE as f32 / WDL_SCALE;
     let pred = sigmoid(out * stretch);
     let err = pred - s.target;
     let Some(g) = grad else { return err * err };
     let d_out = 2.0 * err * pred * (1.0 - pred) * stretch;
-    g.ob += d_out;
+    g.ob[b] += d_out;
     // d hidden, reusing `hidden` after the output gradient is taken.
-    for ((h, w), gw) in hidden.iter_mut().zip(&p.ow).zip(g.ow.iter_mut()) {
+    let bucket_weights = b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN;
+    for ((h, w), gw) in hidden.iter_mut().zip(&p.ow[bucket_weights.clone()]).zip(g.ow[bucket_weights].iter_mut()) {
         let c = h.clamp(0.0, 1.0);
         *gw += d_out * c * c;
         *h = if *h > 0.0 && *h < 1.0 { d_out * w * 2.0 * c } else { 0.0 };
@@ -230,13 +243,13 @@ impl Adam {
             (&mut p.fw, &g.fw, &mut self.m.fw, &mut self.v.fw),
             (&mut p.fb, &g.fb, &mut self.m.fb, &mut self.v.fb),
             (&mut p.ow, &g.ow, &mut self.m.ow, &mut self.v.ow),
+            (&mut p.ob, &g.ob, &mut self.m.ob, &mut self.v.ob),
         ];
         for (w, g, m, v) in groups {
             for i in 0..w.len() {
                 update(&mut w[i], g[i], &mut m[i], &mut v[i]);
             }
         }
-        update(&mut p.ob, g.ob, &mut self.m.ob, &mut self.v.ob);
     }
 }
 
@@ -261,9 +274,9 @@ fn mean_loss(p: &Params, data: &Data, samples: &[u32], threads: usize) -> f64 {
 }
 
 /// The quantised network file of `p`.
-fn quantise(p: &Params, residual: bool) -> Vec<u8> {
+fn quantise(p: &Params, base: Base) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(super::Network::FILE_SIZE);
-    bytes.extend_from_slice(if residual { MAGIC_RESIDUAL } else { MAGIC });
+    bytes.extend_from_slice(base.magic());
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     for &w in p.fw.iter().chain(&p.fb) {
@@ -272,14 +285,16 @@ fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     for &w in &p.ow {
         bytes.extend_from_slice(&q(w, QB).to_le_bytes());
     }
-    bytes.extend_from_slice(&((p.ob * (QA * QB) as f32).round() as i32).to_le_bytes());
+    for &b in &p.ob {
+        bytes.extend_from_slice(&((b * (QA * QB) as f32).round() as i32).to_le_bytes());
+    }
     bytes
 }
 
 /// Trains from `options.file` and writes the network to `options.out`; progress on `log`.
 pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let started = Instant::now();
-    let (data, bad) = load(&options.file, options.lambda, options.residual)?;
+    let (data, bad) = load(&options.file, options.lambda, options.base)?;
     let n = data.samples.len();
     if n < 100 {
         return Err(format!("{}: {n} usable positions, too few to train on", options.file));
@@ -358,7 +373,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             mean_loss(&p, &data, valid, threads),
             started.elapsed().as_secs_f64()
         );
-        std::fs::write(&options.out, quantise(&p, options.residual)).map_err(|e| format!("{}: {e}", options.out))?;
+        std::fs::write(&options.out, quantise(&p, options.base)).map_err(|e| format!("{}: {e}", options.out))?;
     }
     let _ = writeln!(log, "network written to {}", options.out);
     Ok(())
@@ -376,7 +391,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         threads: 1,
         seed: 1,
         decay_at: [0.6, 0.85],
-        residual: false,
+        base: Base::None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -390,14 +405,21 @@ pub fn run(args: &[String]) -> Result<i32, String> {
             "--threads" => options.threads = (number(arg, value(arg)?)? as usize).clamp(1, 256),
             "--seed" => options.seed = number(arg, value(arg)?)? as u64,
             "--out" => options.out = value(arg)?,
-            "--residual" => options.residual = true,
+            "--base" => {
+                options.base = match value(arg)?.as_str() {
+                    "none" => Base::None,
+                    "psqt" => Base::Psqt,
+                    "hce" => Base::Hce,
+                    other => return Err(format!("--base: '{other}' is not none, psqt or hce")),
+                }
+            }
             _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
             _ if options.file.is_empty() => options.file = arg.clone(),
             _ => return Err(format!("unexpected argument '{arg}'")),
         }
     }
     if options.file.is_empty() || options.out.is_empty() {
-        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--residual]".into());
+        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce]".into());
     }
     train(&options, &mut std::io::stdout())?;
     Ok(0)
@@ -463,15 +485,15 @@ mod tests {
         p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
         p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
         p.ow.iter_mut().for_each(|w| on_grid(w, 10.0, QB));
-        p.ob = 1000.0 / (QA * QB) as f32;
-        let net = Network::from_bytes(&quantise(&p, false)).expect("the trainer writes a valid file");
+        p.ob.iter_mut().enumerate().for_each(|(i, b)| *b = (1000.0 + 300.0 * i as f32) / (QA * QB) as f32);
+        let net = Network::from_bytes(&quantise(&p, Base::None)).expect("the trainer writes a valid file");
         let mut hidden = vec![0.0; 2 * HIDDEN];
         let mut sum_size = 0.0;
         for line in labelled_lines(200) {
             let fen = line.split('|').next().unwrap().trim();
             let pos = Position::from_fen(fen).unwrap();
-            let float = forward(&p, &features(&pos), pos.side_to_move(), &mut hidden) * SCALE as f32;
-            let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move()) as f32;
+            let float = forward(&p, &features(&pos), pos.side_to_move(), bucket(&pos), &mut hidden) * SCALE as f32;
+            let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move(), bucket(&pos)) as f32;
             assert!((float - quantised).abs() <= 1.5, "{fen}: float {float}, quantised {quantised}");
             sum_size += float.abs();
         }
@@ -495,7 +517,7 @@ mod tests {
             threads: 2,
             seed: 3,
             decay_at: [0.6, 0.85],
-            residual: false,
+            base: Base::None,
         };
         let mut log = Vec::new();
         train(&options, &mut log).unwrap();
@@ -519,7 +541,7 @@ mod tests {
                 continue;
             }
             let pos = Position::from_fen(fields[0]).unwrap();
-            let white_view = net.evaluate(&net.refresh(&pos), pos.side_to_move())
+            let white_view = net.evaluate(&net.refresh(&pos), pos.side_to_move(), bucket(&pos))
                 * if pos.side_to_move() == Color::White { 1 } else { -1 };
             total += 1;
             agree += usize::from((white_view > 0) == (score > 0));

@@ -32,6 +32,7 @@ use super::history::{self, NO_CONTEXT};
 use super::picker::{captured_type, MovePicker};
 use super::{is_material_or_fifty_draw, Shared, Worker};
 use crate::eval;
+use crate::nnue::Base;
 use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
 use crate::types::{Move, Piece, PieceType};
@@ -93,13 +94,15 @@ impl Worker {
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.use_nnue {
             debug_assert_eq!(self.nnue.position(ply).key(), pos.key(), "accumulator stack out of step at ply {ply}");
-            if !self.nnue.residual() {
-                return self.nnue.evaluate(ply);
-            }
             if eval::insufficient_material(pos) {
                 return 0;
             }
-            eval::evaluate_with(pos, &mut self.pawns) + self.nnue.evaluate(ply)
+            let base = match self.nnue.base() {
+                Base::None => 0,
+                Base::Psqt => eval::material_psqt(pos),
+                Base::Hce => eval::evaluate_with(pos, &mut self.pawns),
+            };
+            base + self.nnue.evaluate(ply)
         } else {
             eval::evaluate_with(pos, &mut self.pawns)
         }

@@ -149,7 +149,7 @@ impl Engine {
                 say(&crate::eval::describe(&self.position));
                 let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
                 let (raw, full) = (crate::nnue::evaluate(&self.position), crate::nnue::evaluate_full(&self.position));
-                if crate::nnue::network().residual {
+                if crate::nnue::network().base != crate::nnue::Base::None {
                     say(&format!("network correction {} cp (White's view)", raw * sign));
                 }
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
