@@ -126,10 +126,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
     let mut file = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = |name: &str| -> Result<u64, String> {
-            let v = it.next().ok_or(format!("{name} needs a value"))?;
-            v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
-        };
+        let mut value = |name: &str| numeric_value(&mut it, name);
         match arg.as_str() {
             "--games" => options.games = value("--games")? as usize,
             "--nodes" => options.nodes = value("--nodes")?.max(1),
@@ -273,10 +270,7 @@ fn run_label(args: &[String]) -> Result<i32, String> {
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = |name: &str| -> Result<u64, String> {
-            let v = it.next().ok_or(format!("{name} needs a value"))?;
-            v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
-        };
+        let mut value = |name: &str| numeric_value(&mut it, name);
         match arg.as_str() {
             "--nodes" => nodes = value("--nodes")?.max(1),
             "--threads" => threads = (value("--threads")? as usize).clamp(1, 1024),
@@ -294,4 +288,10 @@ fn run_label(args: &[String]) -> Result<i32, String> {
     out.flush().map_err(|e| format!("{output}: {e}"))?;
     println!("{read} lines read, {written} positions written to {output}");
     Ok(0)
+}
+
+/// The number after the flag `name`, taken from `it`.
+fn numeric_value<'a>(it: &mut impl Iterator<Item = &'a String>, name: &str) -> Result<u64, String> {
+    let v = it.next().ok_or(format!("{name} needs a value"))?;
+    v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
 }
