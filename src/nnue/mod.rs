@@ -71,12 +71,18 @@ impl Base {
     }
 
     /// The base's value for `pos`, side to move's view, in centipawns.
-    #[inline]
     pub fn value(self, pos: &Position) -> i32 {
-        match self {
-            Base::None => 0,
-            Base::Psqt => crate::eval::material_psqt(pos),
-            Base::Hce => crate::eval::evaluate(pos),
+        self.value_with(pos, None)
+    }
+
+    /// [`Base::value`] with the search thread's pawn table for the hand-crafted evaluation.
+    #[inline]
+    pub fn value_with(self, pos: &Position, pawns: Option<&mut crate::eval::PawnTable>) -> i32 {
+        match (self, pawns) {
+            (Base::None, _) => 0,
+            (Base::Psqt, _) => crate::eval::material_psqt(pos),
+            (Base::Hce, Some(pawns)) => crate::eval::evaluate_with(pos, pawns),
+            (Base::Hce, None) => crate::eval::evaluate(pos),
         }
     }
 }

@@ -32,7 +32,6 @@ use super::history::{self, NO_CONTEXT};
 use super::picker::{captured_type, MovePicker};
 use super::{is_material_or_fifty_draw, Shared, Worker};
 use crate::eval;
-use crate::nnue::Base;
 use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
 use crate::types::{Move, Piece, PieceType};
@@ -97,12 +96,7 @@ impl Worker {
             if eval::insufficient_material(pos) {
                 return 0;
             }
-            let base = match self.nnue.base() {
-                Base::None => 0,
-                Base::Psqt => eval::material_psqt(pos),
-                Base::Hce => eval::evaluate_with(pos, &mut self.pawns),
-            };
-            base + self.nnue.evaluate(ply)
+            self.nnue.base().value_with(pos, Some(&mut self.pawns)) + self.nnue.evaluate(ply)
         } else {
             eval::evaluate_with(pos, &mut self.pawns)
         }
