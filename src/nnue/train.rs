@@ -124,6 +124,17 @@ fn flip(f: u16) -> usize {
     ((1 - relative) * 6 + piece) * 64 + (sq ^ 56)
 }
 
+/// Appends the White-perspective input index of every piece of `pos` to `out`.
+fn push_features(pos: &Position, out: &mut Vec<u16>) {
+    for color in Color::ALL {
+        for piece in PieceType::ALL {
+            for sq in pos.colored_pieces(color, piece) {
+                out.push(feature(Color::White, color, piece, sq) as u16);
+            }
+        }
+    }
+}
+
 /// Parses `FEN | score | result` lines; returns the data and the number of lines skipped.
 fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
@@ -148,13 +159,7 @@ fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
         };
         let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
         let start = data.features.len() as u32;
-        for color in Color::ALL {
-            for piece in PieceType::ALL {
-                for sq in pos.colored_pieces(color, piece) {
-                    data.features.push(feature(Color::White, color, piece, sq) as u16);
-                }
-            }
-        }
+        push_features(&pos, &mut data.features);
         let len = (data.features.len() as u32 - start) as u8;
         let base = base.value(&pos) as f32 / SCALE as f32;
         data.samples.push(Sample { start, len, bucket: bucket(&pos) as u8, stm, target, base });
@@ -432,13 +437,7 @@ mod tests {
 
     fn features(pos: &Position) -> Vec<u16> {
         let mut out = Vec::new();
-        for color in Color::ALL {
-            for piece in PieceType::ALL {
-                for sq in pos.colored_pieces(color, piece) {
-                    out.push(feature(Color::White, color, piece, sq) as u16);
-                }
-            }
-        }
+        push_features(pos, &mut out);
         out
     }
 
