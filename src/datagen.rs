@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::{is_material_or_fifty_draw, Limits, NodeCounter, Shared, Silent, Worker};
 use crate::tt::{TranspositionTable, MATE_BOUND};
 use crate::types::Color;
@@ -32,17 +33,6 @@ pub struct Options {
     pub use_nnue: bool,
     /// Write `FEN | score | result` lines (the network trainer's format) instead of `FEN [result]`.
     pub scores: bool,
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
 }
 
 /// Plays one game; returns the recorded FENs with the search score (White's view) and the result
@@ -120,7 +110,7 @@ pub fn run(options: &Options, out: &mut (impl Write + Send)) -> (usize, usize) {
                 if game >= options.games {
                     break;
                 }
-                let mut rng = Rng(options.seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let mut rng = Rng::new(options.seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 let (fens, result) = play_game(&mut rng, options);
                 let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
                 for (fen, score) in &fens {

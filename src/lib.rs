@@ -17,6 +17,7 @@ pub mod movelist;
 pub mod nnue;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod tables;
 pub mod tt;

@@ -135,11 +135,9 @@ mod tests {
                 }
             }
         }
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let occ = x & x.rotate_left(17);
             for sq in Square::ALL {
                 assert_eq!(rook_attacks(sq, Bitboard(occ)).0, walk(sq, occ, &ROOK));

@@ -139,13 +139,8 @@ fn mutated_fens_never_panic() {
         "2r1kr2/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1",
     ];
     let alphabet = b"pnbrqkPNBRQK12345678/ wb-KQkqABCDEFGHabcdefgh0x9";
-    let mut x = 0x1234_5678_9ABC_DEF1u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = corvid::rng::Rng::new(0x1234_5678_9ABC_DEF1);
+    let mut next = || rng.next_u64();
     let mut accepted = 0;
     for i in 0..200_000 {
         let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();

@@ -30,6 +30,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use corvid::rng::Rng;
 use corvid::uci::command::{self, Command as Uci, Start};
 use corvid::uci::options::{Change, Options};
 use corvid::{Move, Position};
@@ -63,29 +64,17 @@ const FENS: &[&str] = &[
     "8/8/8/8/8/8/8/K6k w - - 99 150",
 ];
 
-/// A xorshift64 generator.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    fn bits(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// 0 to n - 1 (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.bits() % n as u64) as usize
-    }
-
+/// The draws the fuzzer needs on top of the engine's generator.
+trait Draws {
     /// lo to hi inclusive.
+    fn range(&mut self, lo: u64, hi: u64) -> u64;
+    fn one_in(&mut self, n: usize) -> bool;
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T;
+}
+
+impl Draws for Rng {
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.bits() % (hi - lo + 1)
+        lo + self.next_u64() % (hi - lo + 1)
     }
 
     fn one_in(&mut self, n: usize) -> bool {

@@ -1,18 +1,8 @@
 //! Zobrist keys: the incremental keys equal keys computed from scratch along random games, and
 //! positions reached by different move orders hash equal.
 
+use corvid::rng::Rng;
 use corvid::{Move, Position};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 fn play(pos: &Position, moves: &[&str]) -> Position {
     moves.iter().fold(*pos, |p, m| p.make_move(p.parse_uci_move(m).unwrap()))
@@ -27,7 +17,7 @@ fn incremental_keys_match_scratch_keys_along_random_games() {
         "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ];
-    let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+    let mut rng = Rng::new(0xDEAD_BEEF_CAFE_F00D);
     let mut plies = 0;
     let mut games = 0;
     while plies < 10_000 {

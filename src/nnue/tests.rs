@@ -55,7 +55,7 @@ fn features_are_distinct_and_mirror_between_perspectives() {
 #[test]
 fn incremental_updates_match_a_refresh() {
     let net = network();
-    let mut rng = 0x1234_5678_9abc_def1u64;
+    let mut rng = crate::rng::Rng::new(0x1234_5678_9abc_def1);
     for fen in FENS {
         let root = pos(fen);
         let root_acc = net.refresh(&root);
@@ -79,10 +79,7 @@ fn incremental_updates_match_a_refresh() {
                 if moves.is_empty() {
                     break;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                p = p.make_move(moves[(rng % moves.len() as u64) as usize]);
+                p = p.make_move(moves[rng.below(moves.len())]);
                 stack.push(ply, &p);
                 if ply % 2 == 0 {
                     assert_eq!(stack.evaluate(ply), evaluate(&p), "{fen} ply {ply}");

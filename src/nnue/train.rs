@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use super::{bucket, feature, Base, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::types::{Color, PieceType};
 
 /// Training settings.
@@ -72,13 +73,8 @@ impl Params {
     }
 
     fn random(seed: u64) -> Params {
-        let mut rng = seed | 1;
-        let mut next = move |scale: f32| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            ((rng >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale
-        };
+        let mut rng = Rng::new(seed | 1);
+        let mut next = move |scale: f32| rng.signed_unit() * scale;
         let mut p = Params::zeros();
         let fs = 1.0 / (INPUTS as f32).sqrt();
         p.fw.iter_mut().for_each(|w| *w = next(fs));
@@ -306,16 +302,10 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     }
     let _ = writeln!(log, "{n} positions ({bad} lines skipped), loaded in {:.1}s", started.elapsed().as_secs_f64());
     // A fixed shuffle; the last 2% (at most 50,000) are held out for validation.
-    let mut rng = options.seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = Rng::new(options.seed | 1);
     let mut order: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
-        order.swap(i, (next() % (i as u64 + 1)) as usize);
+        order.swap(i, rng.below(i + 1));
     }
     let held = (n / 50).min(50_000);
     let (valid, train) = order.split_at(held);
@@ -332,7 +322,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             lr *= 0.3;
         }
         for i in (1..train.len()).rev() {
-            train.swap(i, (next() % (i as u64 + 1)) as usize);
+            train.swap(i, rng.below(i + 1));
         }
         let mut train_loss = 0.0f64;
         for batch in train.chunks(options.batch.max(1)) {
@@ -444,7 +434,7 @@ mod tests {
     /// Positions from random walks, labelled with a material score (White's view).
     fn labelled_lines(count: usize) -> Vec<String> {
         let values = [100, 300, 300, 500, 900, 0];
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         let mut lines = Vec::new();
         while lines.len() < count {
             let mut pos = Position::startpos();
@@ -453,10 +443,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                pos = pos.make_move(moves[(rng % moves.len() as u64) as usize]);
+                pos = pos.make_move(moves[rng.below(moves.len())]);
                 let material = |c: Color| -> i32 {
                     PieceType::ALL.iter().map(|&pt| values[pt.index()] * pos.colored_pieces(c, pt).count() as i32).sum()
                 };
