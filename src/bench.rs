@@ -64,7 +64,7 @@ pub const POSITIONS: [&str; 44] = [
 /// Searches every position to `depth` with one thread and a fresh 16 MB table; returns (nodes,
 /// elapsed). The node count is the search's signature.
 pub fn bench(depth: u32) -> (u64, Duration) {
-    bench_with(depth, 1, 16, false).expect("16 MB can be allocated")
+    bench_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT).expect("16 MB can be allocated")
 }
 
 /// [`bench`] with `threads` threads (lazy SMP: the node count then varies from run to run) and a
@@ -93,7 +93,7 @@ pub fn bench_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool) ->
 
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
 pub fn run(depth: u32, out: &mut impl Write) {
-    run_with(depth, 1, 16, false, out);
+    run_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, out);
 }
 
 /// Runs [`bench_with`] and prints the result; the last line is `<N> nodes <M> nps`.

@@ -16,19 +16,20 @@ Command line:
                                           count leaf nodes, one line per root move
   corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
                                           check every ';Dk n' entry of an EPD perft suite
-  corvid bench [depth] [--threads N] [--hash MB] [--nnue]
+  corvid bench [depth] [--threads N] [--hash MB] [--nnue|--hce]
                                           fixed-depth search of 44 positions; last line
                                           '<N> nodes <M> nps' (with 1 thread and 16 MB, the
-                                          defaults, N is the search's signature)
+                                          defaults, N is the search's signature; --hce: the
+                                          hand-crafted evaluation alone)
   corvid epd <file> [--movetime MS] [--threads N] [--hash MB]
                                           solve an EPD suite (bm/am), MS per position
   corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]
                                           fit the evaluation weights to game results (Texel)
-  corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue]
+  corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue|--hce]
                                           self-play quiet positions labelled with results
                                           (--scores: 'FEN | score | result', for the network;
-                                          --nnue: search with the network)
-  corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue]
+                                          --hce: search without the network)
+  corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue|--hce]
                                           search 'FEN [result]' positions, write 'FEN | score | result'
   corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce]
                                           train the evaluation network on 'FEN | score | result'
@@ -48,7 +49,7 @@ Extensions:
   bench [depth]                           as 'corvid bench'
   help                                    this text
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
-  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default off: the network, experimental).
+  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the hand-crafted evaluation alone).
 ";
 
 /// Runs the command line; returns the process exit status.
@@ -121,7 +122,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
         random_plies: 8,
         seed: 1,
         scores: false,
-        use_nnue: false,
+        use_nnue: crate::nnue::ON_BY_DEFAULT,
     };
     let mut file = None;
     let mut it = args.iter();
@@ -135,6 +136,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
             "--seed" => options.seed = value("--seed")?,
             "--scores" => options.scores = true,
             "--nnue" => options.use_nnue = true,
+            "--hce" => options.use_nnue = false,
             _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
             _ if file.is_none() => file = Some(arg.clone()),
             _ => return Err(format!("unexpected argument '{arg}'")),
@@ -142,7 +144,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
     }
     let Some(file) = file else {
         return Err(
-            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue]"
+            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue|--hce]"
                 .into(),
         );
     };
@@ -154,8 +156,14 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
 }
 
 fn run_bench(args: &[String]) -> Result<i32, String> {
-    let use_nnue = args.iter().any(|a| a == "--nnue");
-    let args: Vec<String> = args.iter().filter(|a| *a != "--nnue").cloned().collect();
+    // The last of --nnue and --hce wins; neither: the engine's default.
+    let use_nnue = args.iter().rev().find_map(|a| match a.as_str() {
+        "--nnue" => Some(true),
+        "--hce" => Some(false),
+        _ => None,
+    });
+    let use_nnue = use_nnue.unwrap_or(crate::nnue::ON_BY_DEFAULT);
+    let args: Vec<String> = args.iter().filter(|a| *a != "--nnue" && *a != "--hce").cloned().collect();
     let flags = parse_flags(&args)?;
     let depth = match flags.words.as_slice() {
         [] => crate::bench::DEFAULT_DEPTH,
@@ -163,7 +171,7 @@ fn run_bench(args: &[String]) -> Result<i32, String> {
             Ok(d) if (1..=64).contains(&d) => d,
             _ => return Err(format!("bench depth must be a number from 1 to 64, not '{d}'")),
         },
-        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB] [--nnue]".into()),
+        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB] [--nnue|--hce]".into()),
     };
     let hash_mb = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
     crate::bench::run_with(depth, flags.threads, hash_mb, use_nnue, &mut io::stdout().lock());
@@ -266,7 +274,7 @@ fn run_suite(args: &[String]) -> Result<i32, String> {
 }
 
 fn run_label(args: &[String]) -> Result<i32, String> {
-    let (mut nodes, mut threads, mut use_nnue) = (5000u64, 1usize, false);
+    let (mut nodes, mut threads, mut use_nnue) = (5000u64, 1usize, crate::nnue::ON_BY_DEFAULT);
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -275,12 +283,13 @@ fn run_label(args: &[String]) -> Result<i32, String> {
             "--nodes" => nodes = value("--nodes")?.max(1),
             "--threads" => threads = (value("--threads")? as usize).clamp(1, 1024),
             "--nnue" => use_nnue = true,
+            "--hce" => use_nnue = false,
             _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
             _ => files.push(arg.clone()),
         }
     }
     let [input, output] = files.as_slice() else {
-        return Err("usage: corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue]".into());
+        return Err("usage: corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue|--hce]".into());
     };
     let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?);

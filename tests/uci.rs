@@ -432,7 +432,9 @@ fn a_line_that_is_not_utf8_is_just_bad_input() {
 #[test]
 fn the_network_evaluation_searches_and_reports() {
     let mut e = Engine::start();
-    e.send("setoption name UseNNUE value true");
+    e.send("uci");
+    let lines = e.wait_for("uciok", 5000);
+    assert!(lines.iter().any(|l| l == "option name UseNNUE type check default true"), "{lines:?}");
     let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
     assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
     assert_eq!(best, "h1h8");
@@ -451,4 +453,9 @@ fn the_network_evaluation_searches_and_reports() {
     e.send("isready");
     let lines = e.wait_for("readyok", 5_000);
     assert!(lines.iter().any(|l| l.contains("UseNNUE")), "{lines:?}");
+    // Off: the hand-crafted evaluation alone still mates.
+    e.send("setoption name UseNNUE value false");
+    let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
+    assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
+    assert_eq!(best, "h1h8");
 }

@@ -14,8 +14,9 @@
 //!
 //! A network's output is the whole evaluation, or a correction added to a base (see [`Base`]):
 //! the material and piece-square values, or the whole hand-crafted evaluation of [`crate::eval`].
-//! A network with a base depends on those weights: retuning them means retraining it. The search uses it with the `UseNNUE` option (default off; see the
-//! README for how it measures against the hand-crafted evaluation).
+//! A network with a base depends on those weights: retuning them means retraining it. The
+//! search uses it unless the `UseNNUE` option is off (see the README for how it measures against
+//! the hand-crafted evaluation).
 //!
 //! The network travels inside the binary (`corvid.nnue` beside this file, written by the
 //! trainer). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
@@ -32,6 +33,10 @@ use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
 
 /// Inputs: 2 colours x 6 piece types x 64 squares.
+/// Whether the engine evaluates with the network unless told otherwise (`UseNNUE`'s default, and
+/// that of `bench`, `datagen` and `label`, whose `--hce` and `--nnue` choose).
+pub const ON_BY_DEFAULT: bool = true;
+
 pub const INPUTS: usize = 768;
 /// Neurons per perspective.
 pub const HIDDEN: usize = 128;

@@ -140,7 +140,7 @@ pub struct Worker {
     pub(crate) pawns: PawnTable,
     /// The network's accumulators along the search path.
     nnue: Box<AccumulatorStack>,
-    /// Evaluate with the network (`UseNNUE`; else, the default, with the hand-crafted evaluation).
+    /// Evaluate with the network (`UseNNUE`, on by default; else with the hand-crafted evaluation).
     pub use_nnue: bool,
     /// Keys of the game's earlier positions, then of the search path.
     keys: Vec<u64>,
@@ -183,7 +183,7 @@ impl Worker {
             correction: history::Correction::default(),
             pawns: PawnTable::default(),
             nnue: Box::new(AccumulatorStack::new(MAX_PLY + 8)),
-            use_nnue: false,
+            use_nnue: crate::nnue::ON_BY_DEFAULT,
             keys: Vec::with_capacity(1024),
             root_keys: 0,
             stack: vec![PlyState::default(); MAX_PLY + 8],

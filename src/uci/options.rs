@@ -12,7 +12,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub multipv: usize,
     pub show_wdl: bool,
-    /// Evaluate with the network (`UseNNUE`); off: the hand-crafted, Texel-tuned evaluation.
+    /// Evaluate with the network (`UseNNUE`, on by default); off: the hand-crafted, Texel-tuned
+    /// evaluation alone.
     pub use_nnue: bool,
 }
 
@@ -26,7 +27,7 @@ impl Default for Options {
             move_overhead_ms: 10,
             multipv: 1,
             show_wdl: false,
-            use_nnue: false,
+            use_nnue: crate::nnue::ON_BY_DEFAULT,
         }
     }
 }
@@ -140,10 +141,12 @@ mod tests {
         assert_eq!(o.set("UCI_Chess960", Some("TRUE")), Ok(Change::Stored));
         assert!(o.chess960);
         assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert!(o.use_nnue, "the network is on by default");
+        assert_eq!(o.set("UseNNUE", Some("false")), Ok(Change::Stored));
         assert!(!o.use_nnue);
+        assert!(o.set("UseNNUE", Some("yes")).is_err());
+        assert!(!o.use_nnue, "a refused value leaves the option as it was");
         assert_eq!(o.set("UseNNUE", Some("true")), Ok(Change::Stored));
-        assert!(o.use_nnue);
-        assert!(o.set("UseNNUE", Some("no")).is_err());
         assert!(o.use_nnue);
         assert_eq!(o.set("Move Overhead", Some("100")), Ok(Change::Stored));
         assert_eq!(o.move_overhead_ms, 100);
