@@ -32,11 +32,11 @@ use once_cell::sync::Lazy;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
 
-/// Inputs: 2 colours x 6 piece types x 64 squares.
 /// Whether the engine evaluates with the network unless told otherwise (`UseNNUE`'s default, and
 /// that of `bench`, `datagen` and `label`, whose `--hce` and `--nnue` choose).
 pub const ON_BY_DEFAULT: bool = true;
 
+/// Inputs: 2 colours x 6 piece types x 64 squares.
 pub const INPUTS: usize = 768;
 /// Neurons per perspective.
 pub const HIDDEN: usize = 128;
