@@ -1,7 +1,11 @@
 # OpenBench and fastchess builds: `make` builds the engine for this machine's CPU (native
 # features such as BMI2/PEXT) and copies it to $(EXE); `make EXE=/path/to/corvid-dev` names it.
+# `EVALFILE=/path/to/net.nnue` embeds that network instead of src/nnue/corvid.nnue (OpenBench
+# passes networks under test this way).
 EXE ?= corvid
 TARGET_DIR ?= target/native
+EVALFILE ?=
+export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 
 .PHONY: all portable clean
 

@@ -19,7 +19,7 @@
 //! the hand-crafted evaluation).
 //!
 //! The network travels inside the binary (`corvid.nnue` beside this file, written by the
-//! trainer). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
+//! trainer, or the file a build names with `CORVID_EVALFILE`: see `build.rs`). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
 //! weights (768 rows of `HIDDEN`), `i16` feature biases, per bucket `i16` output weights
 //! (`2 x HIDDEN`: side to move, then the other side), then per bucket an `i32` output bias.
 //! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
@@ -94,8 +94,14 @@ impl Base {
 
 static_assertions::const_assert!(HIDDEN <= 256);
 
-/// The embedded network.
-static EMBEDDED: &[u8] = include_bytes!("corvid.nnue");
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/network.rs"));
+}
+// A network of another width than this build's fails here, at compile time.
+static_assertions::const_assert_eq!(embedded::EMBEDDED_HIDDEN, HIDDEN);
+
+/// The embedded network, copied by `build.rs` (which checked its header and size).
+static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/corvid.nnue"));
 
 /// The quantised network.
 pub struct Network {
