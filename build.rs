@@ -6,7 +6,6 @@
 //!   plain-magic index `((occupied & mask) * magic) >> shift`. Magic numbers are searched with a
 //!   fixed-seed generator, so every build produces identical tables.
 //! * Leaper tables (knight, king, pawn captures) and the `BETWEEN` / `LINE` ray tables.
-//!
 //! * The network to embed, copied to `$OUT_DIR/corvid.nnue`: `src/nnue/corvid.nnue`, or the file
 //!   named by the `CORVID_EVALFILE` environment variable (the Makefile's `EVALFILE=`, as
 //!   OpenBench passes networks under test). Its header and size are checked here, so a wrong file

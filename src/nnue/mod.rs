@@ -19,9 +19,10 @@
 //! the hand-crafted evaluation).
 //!
 //! The network travels inside the binary (`corvid.nnue` beside this file, written by the
-//! trainer, or the file a build names with `CORVID_EVALFILE`: see `build.rs`). File layout, little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature
-//! weights (768 rows of `HIDDEN`), `i16` feature biases, per bucket `i16` output weights
-//! (`2 x HIDDEN`: side to move, then the other side), then per bucket an `i32` output bias.
+//! trainer, or the file a build names with `CORVID_EVALFILE`: see `build.rs`). File layout,
+//! little-endian: magic `CRVDNET1`, `u32` hidden size, `i16` feature weights (768 rows of
+//! `HIDDEN`), `i16` feature biases, per bucket `i16` output weights (`2 x HIDDEN`: side to move,
+//! then the other side), then per bucket an `i32` output bias.
 //! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
 //! `CRVDRES1` the hand-crafted evaluation.
 
