@@ -31,7 +31,7 @@ Command line:
                                           --hce: search without the network)
   corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue|--hce]
                                           search 'FEN [result]' positions, write 'FEN | score | result'
-  corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce]
+  corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce] [--init <net>]
                                           train the evaluation network on 'FEN | score | result'
                                           lines (embedded from src/nnue/corvid.nnue at build)
   corvid help                             this text

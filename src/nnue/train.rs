@@ -12,7 +12,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
-use super::{bucket, feature, Base, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
+use super::{bucket, feature, Base, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::types::{Color, PieceType};
@@ -31,6 +31,9 @@ pub struct Options {
     pub seed: u64,
     /// What the network's output is added to.
     pub base: Base,
+    /// A network file to start from (fine-tuning) instead of random weights; its base must be
+    /// `base`.
+    pub init: Option<String>,
     /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`).
     pub decay_at: [f32; 2],
 }
@@ -80,6 +83,21 @@ impl Params {
         p.fw.iter_mut().for_each(|w| *w = next(fs));
         let os = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         p.ow.iter_mut().for_each(|w| *w = next(os));
+        p
+    }
+
+    /// The float weights a quantised network stands for: training goes on from where the run
+    /// that wrote it stopped, up to the rounding of its quantisation.
+    fn dequantised(net: &Network) -> Params {
+        let mut p = Params::zeros();
+        let (qa, qb) = (QA as f32, QB as f32);
+        for (row, out) in net.feature_weights.iter().zip(p.fw.chunks_exact_mut(HIDDEN)) {
+            out.iter_mut().zip(row).for_each(|(w, &q)| *w = f32::from(q) / qa);
+        }
+        p.fb.iter_mut().zip(&net.feature_bias).for_each(|(w, &q)| *w = f32::from(q) / qa);
+        let output = net.output_weights.iter().flatten().flatten();
+        p.ow.iter_mut().zip(output).for_each(|(w, &q)| *w = f32::from(q) / qb);
+        p.ob.iter_mut().zip(&net.output_bias).for_each(|(b, &q)| *b = q as f32 / (qa * qb));
         p
     }
 
@@ -311,7 +329,18 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let (valid, train) = order.split_at(held);
     let mut train = train.to_vec();
 
-    let mut p = Params::random(options.seed);
+    let mut p = match &options.init {
+        None => Params::random(options.seed),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            if net.base != options.base {
+                return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
+            }
+            let _ = writeln!(log, "starting from {path}");
+            Params::dequantised(&net)
+        }
+    };
     let mut adam = Adam { m: Params::zeros(), v: Params::zeros(), t: 0 };
     let threads = options.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
@@ -387,6 +416,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         seed: 1,
         decay_at: [0.6, 0.85],
         base: Base::None,
+        init: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -400,6 +430,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
             "--threads" => options.threads = (number(arg, value(arg)?)? as usize).clamp(1, 256),
             "--seed" => options.seed = number(arg, value(arg)?)? as u64,
             "--out" => options.out = value(arg)?,
+            "--init" => options.init = Some(value(arg)?),
             "--base" => {
                 options.base = match value(arg)?.as_str() {
                     "none" => Base::None,
@@ -414,7 +445,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         }
     }
     if options.file.is_empty() || options.out.is_empty() {
-        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce]".into());
+        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce] [--init <net>]".into());
     }
     train(&options, &mut std::io::stdout())?;
     Ok(0)
@@ -423,7 +454,6 @@ pub fn run(args: &[String]) -> Result<i32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::Network;
 
     fn features(pos: &Position) -> Vec<u16> {
         let mut out = Vec::new();
@@ -487,6 +517,12 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_network_survives_dequantising() {
+        let net = crate::nnue::network();
+        assert_eq!(quantise(&Params::dequantised(net), net.base), crate::nnue::EMBEDDED);
+    }
+
+    #[test]
     fn training_fits_a_material_signal() {
         let path = std::env::temp_dir().join(format!("corvid-train-{}.txt", std::process::id()));
         let out = std::env::temp_dir().join(format!("corvid-train-{}.nnue", std::process::id()));
@@ -504,6 +540,7 @@ mod tests {
             seed: 3,
             decay_at: [0.6, 0.85],
             base: Base::None,
+            init: None,
         };
         let mut log = Vec::new();
         train(&options, &mut log).unwrap();
@@ -533,6 +570,32 @@ mod tests {
             agree += usize::from((white_view > 0) == (score > 0));
         }
         assert!(total > 100 && agree * 10 >= total * 9, "{agree} of {total} agree\n{log}");
+
+        // Fine-tuning starts where the first run ended: the same held-out positions score as
+        // they did after its last epoch (up to quantisation), not as random weights do.
+        let tuned = std::env::temp_dir().join(format!("corvid-train-{}-tuned.nnue", std::process::id()));
+        let again = Options {
+            init: Some(options.out.clone()),
+            out: tuned.to_string_lossy().into_owned(),
+            epochs: 1,
+            lr: 1e-6,
+            ..options.clone()
+        };
+        let mut log = Vec::new();
+        train(&again, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        let start: f64 = log
+            .lines()
+            .find_map(|l| l.strip_prefix("epoch 0 validation loss "))
+            .map(|v| v.trim().parse().unwrap())
+            .unwrap_or_else(|| panic!("{log}"));
+        assert!((start - losses[12]).abs() <= losses[12] * 0.1, "started at {start}, ended at {}\n{log}", losses[12]);
+        let wrong_base = Options { base: Base::Psqt, ..again.clone() };
+        let err = train(&wrong_base, &mut Vec::new()).unwrap_err();
+        assert!(err.contains("base"), "{err}");
+        let missing = Options { init: Some("/nonexistent/net.nnue".into()), ..again };
+        assert!(train(&missing, &mut Vec::new()).is_err());
+        let _ = std::fs::remove_file(&tuned);
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(&out);
     }
