@@ -313,6 +313,19 @@ fn quantise(p: &Params, base: Base) -> Vec<u8> {
 /// Trains from `options.file` and writes the network to `options.out`; progress on `log`.
 pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let started = Instant::now();
+    // The starting network is read first: a wrong one is refused before the data is loaded.
+    let mut p = match &options.init {
+        None => Params::random(options.seed),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            if net.base != options.base {
+                return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
+            }
+            let _ = writeln!(log, "starting from {path}");
+            Params::dequantised(&net)
+        }
+    };
     let (data, bad) = load(&options.file, options.lambda, options.base)?;
     let n = data.samples.len();
     if n < 100 {
@@ -329,18 +342,6 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let (valid, train) = order.split_at(held);
     let mut train = train.to_vec();
 
-    let mut p = match &options.init {
-        None => Params::random(options.seed),
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            if net.base != options.base {
-                return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
-            }
-            let _ = writeln!(log, "starting from {path}");
-            Params::dequantised(&net)
-        }
-    };
     let mut adam = Adam { m: Params::zeros(), v: Params::zeros(), t: 0 };
     let threads = options.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
