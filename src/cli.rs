@@ -12,7 +12,7 @@ Corvid, a UCI chess engine. Run without arguments it speaks UCI on standard inpu
 
 Command line:
   corvid                                  start the UCI loop
-  corvid perft <depth> [<fen>] [--threads N] [--hash MB]
+  corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]
                                           count leaf nodes, one line per root move
   corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB] [--chess960]
                                           check every ';Dk n' entry of an EPD perft suite
@@ -51,6 +51,19 @@ Extensions:
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
   Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the hand-crafted evaluation alone).
 ";
+
+/// The synopsis of subcommand `name` as [`HELP`] gives it, as an error message: `usage: corvid
+/// <name> ...`. One text, so the help and the errors cannot drift apart.
+pub fn usage(name: &str) -> String {
+    let prefix = format!("corvid {name} ");
+    let synopsis = HELP
+        .lines()
+        .map(str::trim_start)
+        .find(|line| line.starts_with(&prefix))
+        .map(|line| line.split("  ").next().unwrap_or(line).trim_end())
+        .unwrap_or(prefix.trim_end());
+    format!("usage: {synopsis}")
+}
 
 /// Runs the command line; returns the process exit status.
 pub fn main(args: Vec<String>) -> i32 {
@@ -106,7 +119,7 @@ fn run_epd(args: &[String]) -> Result<i32, String> {
     }
     let flags = parse_flags(&rest)?;
     let [file] = flags.words.as_slice() else {
-        return Err("usage: corvid epd <file> [--movetime MS] [--threads N] [--hash MB]".into());
+        return Err(usage("epd"));
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let hash = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
@@ -143,10 +156,7 @@ fn run_datagen(args: &[String]) -> Result<i32, String> {
         }
     }
     let Some(file) = file else {
-        return Err(
-            "usage: corvid datagen <out.epd> [--games N] [--nodes N] [--threads N] [--random-plies N] [--seed N] [--scores] [--nnue|--hce]"
-                .into(),
-        );
+        return Err(usage("datagen"));
     };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&file).map_err(|e| format!("{file}: {e}"))?);
     let (games, positions) = crate::datagen::run(&options, &mut out);
@@ -171,7 +181,7 @@ fn run_bench(args: &[String]) -> Result<i32, String> {
             Ok(d) if (1..=64).contains(&d) => d,
             _ => return Err(format!("bench depth must be a number from 1 to 64, not '{d}'")),
         },
-        _ => return Err("usage: corvid bench [depth] [--threads N] [--hash MB] [--nnue|--hce]".into()),
+        _ => return Err(usage("bench")),
     };
     let hash_mb = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
     crate::bench::run_with(depth, flags.threads, hash_mb, use_nnue, &mut io::stdout().lock());
@@ -213,7 +223,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
 fn run_perft(args: &[String]) -> Result<i32, String> {
     let flags = parse_flags(args)?;
     let Some((depth, fen)) = flags.words.split_first() else {
-        return Err("usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB]".into());
+        return Err(usage("perft"));
     };
     let depth: u32 = match depth.parse() {
         Ok(d) if d <= 64 => d,
@@ -235,7 +245,7 @@ fn run_perft(args: &[String]) -> Result<i32, String> {
 fn run_suite(args: &[String]) -> Result<i32, String> {
     let flags = parse_flags(args)?;
     let [file] = flags.words.as_slice() else {
-        return Err("usage: corvid perft-suite <file> [--max-depth D] [--threads N] [--hash MB]".into());
+        return Err(usage("perft-suite"));
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let lines = perft::parse_suite(&text)?;
@@ -289,7 +299,7 @@ fn run_label(args: &[String]) -> Result<i32, String> {
         }
     }
     let [input, output] = files.as_slice() else {
-        return Err("usage: corvid label <in.epd> <out> [--nodes N] [--threads N] [--nnue|--hce]".into());
+        return Err(usage("label"));
     };
     let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?);
@@ -303,4 +313,33 @@ fn run_label(args: &[String]) -> Result<i32, String> {
 fn numeric_value<'a>(it: &mut impl Iterator<Item = &'a String>, name: &str) -> Result<u64, String> {
     let v = it.next().ok_or(format!("{name} needs a value"))?;
     v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_subcommand_has_a_synopsis_in_the_help() {
+        for name in ["perft", "perft-suite", "bench", "epd", "tune", "datagen", "label", "train", "help"] {
+            let u = usage(name);
+            assert!(u.starts_with(&format!("usage: corvid {name}")), "{u}");
+            assert!(!u.contains("  "), "description leaked into the synopsis: {u}");
+        }
+        assert_eq!(usage("perft"), "usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]");
+        assert!(usage("train").ends_with("[--init <net>]"), "{}", usage("train"));
+    }
+
+    #[test]
+    fn missing_arguments_are_answered_with_the_help_synopsis() {
+        let none: [String; 0] = [];
+        assert_eq!(run_perft(&none), Err(usage("perft")));
+        assert_eq!(run_suite(&none), Err(usage("perft-suite")));
+        assert_eq!(run_epd(&none), Err(usage("epd")));
+        assert_eq!(run_datagen(&none), Err(usage("datagen")));
+        assert_eq!(run_label(&none), Err(usage("label")));
+        assert_eq!(run_bench(&["3".to_string(), "4".to_string()]), Err(usage("bench")));
+        assert_eq!(crate::tune::run(&none), Err(usage("tune")));
+        assert_eq!(crate::nnue::train::run(&none), Err(usage("train")));
+    }
 }

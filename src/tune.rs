@@ -61,11 +61,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         }
     }
     if opts.file.is_empty() {
-        return Err(
-            "usage: corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] \
-                    [--out FILE]"
-                .into(),
-        );
+        return Err(crate::cli::usage("tune"));
     }
     Ok(opts)
 }

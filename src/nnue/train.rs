@@ -446,7 +446,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         }
     }
     if options.file.is_empty() || options.out.is_empty() {
-        return Err("usage: corvid train <data> --out <net> [--epochs N] [--batch N] [--lr X] [--lambda X] [--threads N] [--seed N] [--base none|psqt|hce] [--init <net>]".into());
+        return Err(crate::cli::usage("train"));
     }
     train(&options, &mut std::io::stdout())?;
     Ok(0)
