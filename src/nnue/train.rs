@@ -332,21 +332,20 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
         return Err(format!("{}: {n} usable positions, too few to train on", options.file));
     }
     let _ = writeln!(log, "{n} positions ({bad} lines skipped), loaded in {:.1}s", started.elapsed().as_secs_f64());
-    // A fixed shuffle; the last 2% (at most 50,000) are held out for validation.
+    let (mut train, valid) = split(n);
+    let _ = writeln!(log, "{} positions for training, the last {} held out", train.len(), valid.len());
     let mut rng = Rng::new(options.seed | 1);
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let held = (n / 50).min(50_000);
-    let (valid, train) = order.split_at(held);
-    let mut train = train.to_vec();
 
     let mut adam = Adam { m: Params::zeros(), v: Params::zeros(), t: 0 };
     let threads = options.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
     let mut lr = options.lr;
-    let _ = writeln!(log, "epoch 0 validation loss {:.6}", mean_loss(&p, &data, valid, threads));
+    let write = |p: &Params| {
+        std::fs::write(&options.out, quantise(p, options.base)).map_err(|e| format!("{}: {e}", options.out))
+    };
+    let mut best = (0, mean_loss(&p, &data, &valid, threads));
+    let _ = writeln!(log, "epoch 0 validation loss {:.6}", best.1);
+    write(&p)?;
     for epoch in 1..=options.epochs {
         if options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1) {
             lr *= 0.3;
@@ -391,17 +390,32 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             }
             adam.step(&mut p, &first[0], lr, 1.0 / batch.len() as f32);
         }
+        let valid_loss = mean_loss(&p, &data, &valid, threads);
         let _ = writeln!(
             log,
-            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {:.6} ({:.0}s)",
+            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.0}s)",
             train_loss / train.len() as f64,
-            mean_loss(&p, &data, valid, threads),
             started.elapsed().as_secs_f64()
         );
-        std::fs::write(&options.out, quantise(&p, options.base)).map_err(|e| format!("{}: {e}", options.out))?;
+        // The file always holds the best network so far, the starting one included: an
+        // interrupted run leaves it usable, and epochs that only fit the training games better
+        // are not kept.
+        if valid_loss < best.1 {
+            best = (epoch, valid_loss);
+            write(&p)?;
+        }
     }
-    let _ = writeln!(log, "network written to {}", options.out);
+    let _ = writeln!(log, "network of epoch {} (validation loss {:.6}) written to {}", best.0, best.1, options.out);
     Ok(())
+}
+
+/// The training and validation positions of a file of `n`: the last 2% (at most 200,000) are
+/// held out. `datagen` writes each game's positions together, so these are whole games the
+/// network never sees; positions drawn at random from all games would share games (and so
+/// results and near-identical boards) with the training set and reward memorising them.
+fn split(n: usize) -> (Vec<u32>, Vec<u32>) {
+    let held = (n / 50).min(200_000);
+    ((0..(n - held) as u32).collect(), ((n - held) as u32..n as u32).collect())
 }
 
 /// `corvid train <data> --out FILE [...]`.
@@ -518,6 +532,16 @@ mod tests {
     }
 
     #[test]
+    fn validation_is_the_tail_of_the_file() {
+        let (train, valid) = split(1_000);
+        assert_eq!(train, (0..980).collect::<Vec<u32>>());
+        assert_eq!(valid, (980..1_000).collect::<Vec<u32>>());
+        let (train, valid) = split(20_000_000);
+        assert_eq!((train.len(), valid.len()), (19_800_000, 200_000));
+        assert_eq!((train.last(), valid.first()), (Some(&19_799_999), Some(&19_800_000)));
+    }
+
+    #[test]
     fn the_embedded_network_survives_dequantising() {
         let net = crate::nnue::network();
         assert_eq!(quantise(&Params::dequantised(net), net.base), crate::nnue::EMBEDDED);
@@ -527,7 +551,7 @@ mod tests {
     fn training_fits_a_material_signal() {
         let path = std::env::temp_dir().join(format!("corvid-train-{}.txt", std::process::id()));
         let out = std::env::temp_dir().join(format!("corvid-train-{}.nnue", std::process::id()));
-        let mut text = labelled_lines(8000).join("\n");
+        let mut text = labelled_lines(24_000).join("\n");
         text.push_str("\nnot a line\n");
         std::fs::write(&path, text).unwrap();
         let options = Options {
@@ -548,17 +572,21 @@ mod tests {
         let log = String::from_utf8(log).unwrap();
         let losses: Vec<f64> = log
             .lines()
+            .filter(|l| l.starts_with("epoch "))
             .filter_map(|l| l.split("validation loss ").nth(1))
             .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
             .collect();
         assert!(log.contains("(1 lines skipped)"), "{log}");
         assert_eq!(losses.len(), 13, "{log}");
         assert!(losses[12] < losses[0] * 0.25, "{log}");
+        // The file holds the epoch with the lowest validation loss.
+        let best = losses.iter().copied().fold(f64::MAX, f64::min);
+        assert!(log.contains(&format!("(validation loss {best:.6}) written")), "{log}");
         // Fresh positions (the walks go on past the training ones): a side a minor piece or more
         // ahead must be seen ahead.
         let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
         let (mut agree, mut total) = (0, 0);
-        for line in labelled_lines(12000).iter().skip(8000) {
+        for line in labelled_lines(28_000).iter().skip(24_000) {
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
             let score: i32 = fields[1].parse().unwrap();
             if score.abs() < 300 {
@@ -573,7 +601,7 @@ mod tests {
         assert!(total > 100 && agree * 10 >= total * 9, "{agree} of {total} agree\n{log}");
 
         // Fine-tuning starts where the first run ended: the same held-out positions score as
-        // they did after its last epoch (up to quantisation), not as random weights do.
+        // they did after its best epoch (up to quantisation), not as random weights do.
         let tuned = std::env::temp_dir().join(format!("corvid-train-{}-tuned.nnue", std::process::id()));
         let again = Options {
             init: Some(options.out.clone()),
@@ -590,7 +618,15 @@ mod tests {
             .find_map(|l| l.strip_prefix("epoch 0 validation loss "))
             .map(|v| v.trim().parse().unwrap())
             .unwrap_or_else(|| panic!("{log}"));
-        assert!((start - losses[12]).abs() <= losses[12] * 0.1, "started at {start}, ended at {}\n{log}", losses[12]);
+        assert!((start - best).abs() <= best * 0.1, "started at {start}, the best epoch had {best}\n{log}");
+        // A step so large that every epoch is worse than the start: the starting network is
+        // what comes out, byte for byte.
+        let ruined = Options { lr: 5.0, epochs: 2, ..again.clone() };
+        let mut log = Vec::new();
+        train(&ruined, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("network of epoch 0 "), "{log}");
+        assert_eq!(std::fs::read(&tuned).unwrap(), std::fs::read(&out).unwrap(), "{log}");
         let wrong_base = Options { base: Base::Psqt, ..again.clone() };
         let err = train(&wrong_base, &mut Vec::new()).unwrap_err();
         assert!(err.contains("base"), "{err}");
