@@ -1,7 +1,8 @@
 //! Principal-variation negamax and quiescence search.
 //!
 //! Selectivity, each with the reason it is safe enough:
-//! * transposition cut-offs in non-PV nodes; mate-distance pruning;
+//! * transposition cut-offs in non-PV nodes (a quiet hash move that cuts gets its history
+//!   bonus, as if it had been searched); mate-distance pruning;
 //! * static evaluations corrected by the correction history (how far searches of the same pawn
 //!   structure have landed from their static evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
@@ -13,12 +14,16 @@
 //! * late-move pruning, futility pruning and history pruning of quiet moves at low depth, SEE
 //!   pruning of losing moves;
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
-//!   history; a reduced move that beats alpha is searched again at full depth;
+//!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
+//!   quiets are then unlikely to be better); a reduced move that beats alpha is searched again
+//!   at full depth;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
 //!   reduced search of the other moves against a margin below its score; if none reaches it, the
-//!   hash move is the only good move and is searched a ply deeper. If the other moves beat the
-//!   margin and the margin is itself above beta, two moves fail high and the node is cut
-//!   (multi-cut); if only the hash move's score is above beta, it is searched a ply shallower;
+//!   hash move is the only good move and is searched a ply deeper, two plies outside PV nodes
+//!   when the others fall 20 below the margin (at most six such double extensions on one path).
+//!   If the other moves beat the margin and the margin is itself above beta, two moves fail high
+//!   and the node is cut (multi-cut); if only the hash move's score is above beta, or the node
+//!   is expected to fail high anyway (a cut node), it is searched a ply shallower;
 //! * check extension: a move that gives check is searched a ply deeper.
 //!
 //! Draws: repetition (twofold inside the search, threefold with the game history), the fifty-move
@@ -102,6 +107,13 @@ impl Worker {
         }
     }
 
+    /// The continuation contexts of the node at `ply`: the moves one, two and four plies back.
+    #[inline]
+    fn contexts(&self, ply: usize) -> history::Contexts {
+        let back = |n: usize| if ply >= n { self.stack[ply - n].cont } else { NO_CONTEXT };
+        [back(1), back(2), back(4)]
+    }
+
     /// `raw` corrected by the correction history, kept clear of mate scores.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
@@ -178,6 +190,12 @@ impl Worker {
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
             if !PV && excluded.is_none() && e.depth >= depth && bound_cuts(&e, alpha, beta) {
+                // A quiet hash move that cuts off here earns the bonus it would have earned by
+                // searching: the ordering of the nodes that do search learns from it.
+                if let Some(m) = tt_move.filter(|m| e.score >= beta && !m.is_capture() && !m.is_promotion()) {
+                    let conts = self.contexts(ply);
+                    self.history.update_quiets(pos.side_to_move(), ply, depth, conts, (pos.moved_piece(m), m), &[]);
+                }
                 return e.score;
             }
         }
@@ -282,10 +300,12 @@ impl Worker {
         }
 
         let killers = self.history.killers(ply);
-        let conts = [
-            if ply >= 1 { self.stack[ply - 1].cont } else { NO_CONTEXT },
-            if ply >= 2 { self.stack[ply - 2].cont } else { NO_CONTEXT },
-        ];
+        let conts = self.contexts(ply);
+        let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
+        if root {
+            self.stack[0].double_extensions = 0;
+        }
+        let double_extensions = self.stack[ply].double_extensions;
         let mut picker = MovePicker::new(pos, tt_move, killers, conts);
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -359,10 +379,12 @@ impl Worker {
                         return 0;
                     }
                     if score < singular_beta {
-                        extension = 1;
+                        // Far below the margin: the only move by a distance, two plies deeper
+                        // (a bounded number of times on one path).
+                        extension = if !PV && score < singular_beta - 20 && double_extensions < 6 { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
-                    } else if e.score >= beta {
+                    } else if e.score >= beta || cut_node {
                         extension = -1;
                     }
                 }
@@ -372,6 +394,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = history::context(piece, m);
+            self.stack[ply + 1].double_extensions = double_extensions + (extension >= 2) as i32;
             self.keys.push(key);
 
             let mut score;
@@ -387,6 +410,7 @@ impl Worker {
                     r -= gives_check as i32;
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
                     r -= history / 12_288;
+                    r += (quiet && tt_noisy) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, shared);

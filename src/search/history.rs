@@ -1,12 +1,12 @@
 //! Move-ordering memory of one search thread, kept across `go` commands until `ucinewgame`:
 //! two killer moves per ply, a butterfly history of quiet moves (side, from, to) and a
-//! continuation history (the piece and destination of the move one and two plies back, then the
+//! continuation history (the piece and destination of the move one, two and four plies back, then the
 //! piece and destination of this move), which learns replies rather than moves.
 //!
 //! One update rule: the quiet move that caused a beta cut-off gets a bonus, every quiet tried
 //! before it the same amount as a malus, and both go through the "gravity" formula
 //! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping. A quiet move's
-//! score is the sum of its butterfly entry and its two continuation entries.
+//! score is the sum of its butterfly entry and its three continuation entries.
 //!
 //! Captures and promotions have their own capture history (moving piece, destination, captured
 //! piece type), updated by the same rule and added to the victim's value when ordering them.
@@ -25,6 +25,9 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// `NO_CONTEXT` (a null move, or before the root) reads as an all-zero table that is never
 /// written.
 pub type Context = usize;
+
+/// The contexts a quiet move is scored in: the moves one, two and four plies back.
+pub type Contexts = [Context; 3];
 
 /// The context of "no move".
 pub const NO_CONTEXT: Context = 12 * 64;
@@ -116,11 +119,11 @@ impl History {
     }
 
     /// The history score of a quiet move of `piece` with the continuation contexts `conts`
-    /// (one and two plies back): butterfly plus both continuation entries.
+    /// (one, two and four plies back): butterfly plus the three continuation entries.
     #[inline]
-    pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: [Context; 2]) -> i32 {
+    pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: Contexts) -> i32 {
         let (p, to) = (piece.index(), m.to().index());
-        self.quiet(side, m) + self.continuation[conts[0]][p][to] as i32 + self.continuation[conts[1]][p][to] as i32
+        self.quiet(side, m) + conts.iter().map(|&c| self.continuation[c][p][to] as i32).sum::<i32>()
     }
 
     /// The capture-history score of a capture or promotion of `piece` taking `captured`.
@@ -157,7 +160,7 @@ impl History {
         *entry = (h + bonus - h * bonus.abs() / MAX_HISTORY) as i16;
     }
 
-    fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: [Context; 2], bonus: i32) {
+    fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
         Self::gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
         for c in conts {
             if c != NO_CONTEXT {
@@ -173,7 +176,7 @@ impl History {
         side: Color,
         ply: usize,
         depth: i32,
-        conts: [Context; 2],
+        conts: Contexts,
         best: (Piece, Move),
         tried: &[(Piece, Move)],
     ) {
@@ -212,13 +215,30 @@ mod tests {
     }
 
     #[test]
+    fn every_context_slot_is_learned_and_scored() {
+        let knight = Piece::WhiteKnight;
+        let reply = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+        let earlier = context(Piece::BlackPawn, Move::new(Square::E7, Square::E5, MoveKind::Quiet));
+        for slot in 0..3 {
+            let mut h = Box::<History>::default();
+            let mut conts = [NO_CONTEXT; 3];
+            conts[slot] = earlier;
+            h.update_quiets(Color::White, 0, 10, conts, (knight, reply), &[]);
+            let butterfly = h.quiet(Color::White, reply);
+            assert!(butterfly > 0);
+            assert_eq!(h.quiet_score(Color::White, knight, reply, conts), 2 * butterfly, "slot {slot}");
+            assert_eq!(h.quiet_score(Color::White, knight, reply, [NO_CONTEXT; 3]), butterfly);
+        }
+    }
+
+    #[test]
     fn bounded_updates_and_killers() {
         let mut h = Box::<History>::default();
         let good = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
         let bad = Move::new(Square::B1, Square::A3, MoveKind::Quiet);
         let knight = Piece::WhiteKnight;
         let prev = Move::new(Square::E7, Square::E5, MoveKind::Quiet);
-        let conts = [context(Piece::BlackPawn, prev), NO_CONTEXT];
+        let conts = [context(Piece::BlackPawn, prev), NO_CONTEXT, NO_CONTEXT];
         for _ in 0..1000 {
             h.update_quiets(Color::White, 3, 20, conts, (knight, good), &[(knight, bad)]);
         }
@@ -228,7 +248,7 @@ mod tests {
         // The reply to ...e5 scores its butterfly and continuation entries; with no context
         // only the butterfly entry counts, and the "no move" table stays empty.
         let with = h.quiet_score(Color::White, knight, good, conts);
-        let without = h.quiet_score(Color::White, knight, good, [NO_CONTEXT; 2]);
+        let without = h.quiet_score(Color::White, knight, good, [NO_CONTEXT; 3]);
         assert_eq!(without, h.quiet(Color::White, good));
         assert!(with > without && with <= 2 * MAX_HISTORY);
         assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, bad));

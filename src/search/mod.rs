@@ -125,11 +125,13 @@ struct PlyState {
     cont: history::Context,
     /// The move left out of this node's search while testing it for singularity.
     excluded: Option<Move>,
+    /// Double extensions on the path from the root to this ply.
+    double_extensions: i32,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None }
+        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None, double_extensions: 0 }
     }
 }
 

@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::{Context, History, NO_CONTEXT};
+use super::history::{Contexts, History, NO_CONTEXT};
 use crate::movelist::{MoveList, MAX_MOVES};
 use crate::position::{AllMoves, Captures, Position, Quiets, SEE_VALUES};
 use crate::types::{Move, PieceType};
@@ -31,7 +31,7 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     killer_index: usize,
     /// Continuation contexts of the two moves before this node, for quiet-move scores.
-    conts: [Context; 2],
+    conts: Contexts,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     index: usize,
@@ -67,7 +67,7 @@ fn noisy_score(pos: &Position, m: Move, history: &History) -> i32 {
 
 impl MovePicker {
     /// A picker for a full-width node reached by moves with the continuation contexts `conts`.
-    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], conts: [Context; 2]) -> MovePicker {
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], conts: Contexts) -> MovePicker {
         let stage = if pos.in_check() { Stage::Evasions } else { Stage::TtMove };
         MovePicker {
             stage,
@@ -87,7 +87,7 @@ impl MovePicker {
     /// A picker for quiescence: good captures and promotions, or every evasion when in check.
     pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let tt_move = tt_move.filter(|m| pos.in_check() || m.is_capture());
-        let mut picker = MovePicker::new(pos, tt_move, [None; 2], [NO_CONTEXT; 2]);
+        let mut picker = MovePicker::new(pos, tt_move, [None; 2], [NO_CONTEXT; 3]);
         picker.noisy_only = true;
         picker
     }
@@ -211,7 +211,7 @@ mod tests {
 
     fn collect(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
         let history = Box::<History>::default();
-        let mut picker = MovePicker::new(pos, tt_move, killers, [NO_CONTEXT; 2]);
+        let mut picker = MovePicker::new(pos, tt_move, killers, [NO_CONTEXT; 3]);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 
