@@ -8,6 +8,8 @@
 //! Layout: buckets of four 16-byte entries, one cache line each. Replacement keeps, per bucket,
 //! the entry worth most: same key first, else the lowest `depth - 4 * age`. `age` is a 6-bit
 //! generation bumped at every new search, so entries from old searches are replaced first.
+//! Tables of 2 MiB and more start on a huge-page boundary and ask Linux for transparent huge
+//! pages, so that random probes do not also miss the TLB.
 //!
 //! Data word: move (16 bits) | score (16) | static eval (16) | depth (8) | bound (2) | age (6).
 
@@ -83,8 +85,48 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
+    /// The allocation; the table proper is `buckets[start..start + len]`, which begins on a
+    /// huge-page boundary where the allocation allowed it (see [`huge_page_offset`]).
     buckets: Vec<Bucket>,
+    start: usize,
+    len: usize,
     age: AtomicU8,
+}
+
+/// The size of a transparent huge page on x86-64 and most Linux machines.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// How many buckets past `ptr` the first huge-page boundary lies: the table starts there, so
+/// that every 2 MiB of it can be one huge page (one TLB entry instead of 512; a probe is a
+/// random access, so on a table of many megabytes most of them would otherwise miss the TLB).
+fn huge_page_offset(ptr: *const Bucket) -> usize {
+    let misalignment = ptr as usize % HUGE_PAGE;
+    if misalignment == 0 {
+        0
+    } else {
+        (HUGE_PAGE - misalignment) / std::mem::size_of::<Bucket>()
+    }
+}
+
+/// Asks the kernel to back `[ptr, ptr + bytes)` with transparent huge pages (Linux, where they
+/// are enabled for `madvise`); elsewhere, or if the kernel says no, nothing changes.
+fn advise_huge_pages(ptr: *const Bucket, bytes: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        let bytes = bytes / HUGE_PAGE * HUGE_PAGE;
+        if bytes > 0 && ptr as usize % HUGE_PAGE == 0 {
+            // SAFETY: `madvise` only sets a paging hint on memory this process owns (a range of
+            // our own allocation, page-aligned, not yet touched); it reads and writes nothing,
+            // and a failure leaves the memory as it was, so its result can be ignored.
+            unsafe { madvise(ptr as *mut std::ffi::c_void, bytes, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, bytes);
 }
 
 impl TranspositionTable {
@@ -97,10 +139,21 @@ impl TranspositionTable {
             return None;
         }
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        // Tables of a huge page or more get up to one huge page of slack to start aligned.
+        let slack = if count * std::mem::size_of::<Bucket>() >= HUGE_PAGE {
+            HUGE_PAGE / std::mem::size_of::<Bucket>()
+        } else {
+            0
+        };
         let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).ok()?;
-        buckets.resize_with(count, Bucket::default);
-        Some(TranspositionTable { buckets, age: AtomicU8::new(0) })
+        buckets.try_reserve_exact(count.checked_add(slack)?).ok()?;
+        let start = if slack > 0 { huge_page_offset(buckets.as_ptr()).min(slack) } else { 0 };
+        // The hint goes in before the zeroing below first touches the pages.
+        // SAFETY: `start <= slack` lies inside the capacity just reserved.
+        let table = unsafe { buckets.as_ptr().add(start) };
+        advise_huge_pages(table, count * std::mem::size_of::<Bucket>());
+        buckets.resize_with(start + count, Bucket::default);
+        Some(TranspositionTable { buckets, start, len: count, age: AtomicU8::new(0) })
     }
 
     /// A table of `mb` mebibytes; panics only if the allocation fails.
@@ -110,7 +163,7 @@ impl TranspositionTable {
 
     /// Size in MiB.
     pub fn size_mb(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+        (self.len * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Empties every entry.
@@ -130,8 +183,8 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto any bucket count without a modulo.
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let index = ((key as u128 * self.len as u128) >> 64) as usize;
+        &self.buckets[self.start + index]
     }
 
     /// Hints the CPU to fetch the bucket of `key`.
@@ -202,9 +255,9 @@ impl TranspositionTable {
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) as u64;
-        let sample = self.buckets.len().min(250);
+        let sample = self.len.min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
+        for bucket in &self.buckets[self.start..self.start + sample] {
             for entry in &bucket.words {
                 let data = entry[1].load(Ordering::Relaxed);
                 if data != 0 && data >> 58 == age {
@@ -284,6 +337,26 @@ mod tests {
         tt.clear();
         assert_eq!(tt.probe(7, 0), None);
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn large_tables_start_on_a_huge_page() {
+        for mb in [2, 3, 16] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.size_mb(), mb);
+            assert_eq!(tt.len, mb << 14, "64-byte buckets");
+            let first = &tt.buckets[tt.start] as *const Bucket as usize;
+            assert_eq!(first % HUGE_PAGE, 0, "{mb} MB table at {first:#x}");
+            assert!(tt.start + tt.len <= tt.buckets.len());
+            // The extreme keys reach the first and the last bucket of the table proper.
+            for key in [0, u64::MAX] {
+                tt.store(key, None, 5, 0, 3, Bound::Exact, 0);
+                assert_eq!(tt.probe(key, 0).unwrap().score, 5);
+            }
+            assert_eq!(tt.bucket(u64::MAX) as *const Bucket, &tt.buckets[tt.start + tt.len - 1] as *const Bucket);
+        }
+        let small = TranspositionTable::new(1);
+        assert_eq!((small.start, small.len), (0, 1 << 14), "no slack below a huge page");
     }
 
     #[test]
