@@ -116,3 +116,36 @@ fn chess960_castling_rules() {
     let rook_path = Position::from_fen("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
     assert!(rook_path.legal_moves().iter().any(|m| m.is_castle()));
 }
+
+/// `gives_check` answers, without making the move, what the position after it says: over every
+/// legal move of the positions above, three plies below them, and the first 200 positions of
+/// every perft suite (standard and Chess960, where `../shared` is there), with a ply below each.
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let mut positions: Vec<Position> = FENS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    for _ in 0..3 {
+        let next: Vec<Position> =
+            positions.iter().flat_map(|p| p.legal_moves().into_iter().map(move |m| p.make_move(m))).collect();
+        positions.extend(next);
+    }
+    let suites = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft");
+    let files = std::fs::read_dir(suites).into_iter().flatten().flatten().map(|e| e.path());
+    for suite in files.filter(|p| p.extension().is_some_and(|e| e == "epd")) {
+        let Ok(text) = std::fs::read_to_string(suite) else { continue };
+        for line in text.lines().take(200) {
+            let Ok(pos) = Position::from_fen(line.split(';').next().unwrap().trim()) else { continue };
+            positions.extend(pos.legal_moves().into_iter().map(|m| pos.make_move(m)));
+            positions.push(pos);
+        }
+    }
+    let (mut checks, mut moves) = (0, 0);
+    for pos in &positions {
+        for m in pos.legal_moves() {
+            let expected = pos.make_move(m).in_check();
+            assert_eq!(pos.gives_check(m), expected, "{} in {}", m.to_uci(pos.is_chess960()), pos.to_fen());
+            checks += expected as usize;
+            moves += 1;
+        }
+    }
+    assert!(moves > 1_000_000 && checks > 20_000, "{moves} moves, {checks} checks");
+}

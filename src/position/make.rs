@@ -146,6 +146,46 @@ impl Position {
         p
     }
 
+    /// Whether the legal move `m` gives check: the same answer as `make_move(m).in_check()`,
+    /// without making it (so the search can prune a move before paying for it). The moved piece
+    /// checks from its new square, or a slider of ours sees the king once the move has lifted
+    /// its piece (and, en passant, the captured pawn) off the line; castling checks with the rook.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king(!us);
+        let (from, to) = (m.from(), m.to());
+        // The occupancy after the move, and our pieces that stay where they are.
+        let (occupied, ours, lands) = if m.kind() == MoveKind::Castle {
+            // `to` is the rook's square (king takes rook); the rook checks from its new square.
+            let (king_to, rook_to) = (m.castle_king_to(), m.castle_rook_to());
+            let occupied = (self.occupied() ^ from ^ to) | king_to | rook_to;
+            let ours = self.colored(us) & !(Bitboard::from_square(from) | to);
+            (occupied, ours, rook_attacks(rook_to, occupied))
+        } else {
+            let mut occupied = (self.occupied() ^ from) | to;
+            if m.kind() == MoveKind::EnPassant {
+                occupied ^= Square::from_index_masked((to as u32 & 7) | (from as u32 & 56));
+            }
+            let lands = match m.promotion().unwrap_or_else(|| self.piece_type_on(from)) {
+                PieceType::Pawn => pawn_attacks(us, to),
+                PieceType::Knight => crate::tables::knight_attacks(to),
+                PieceType::Bishop => bishop_attacks(to, occupied),
+                PieceType::Rook => rook_attacks(to, occupied),
+                PieceType::Queen => bishop_attacks(to, occupied) | rook_attacks(to, occupied),
+                PieceType::King => Bitboard::EMPTY,
+            };
+            (occupied, self.colored(us) & !Bitboard::from_square(from), lands)
+        };
+        if lands.has(ksq) {
+            return true;
+        }
+        let queens = self.pieces(PieceType::Queen);
+        let diag = (self.pieces(PieceType::Bishop) | queens) & ours;
+        let orth = (self.pieces(PieceType::Rook) | queens) & ours;
+        (bishop_attacks(ksq, occupied) & diag).is_nonempty() || (rook_attacks(ksq, occupied) & orth).is_nonempty()
+    }
+
     /// Whether the side to move has a legal en-passant capture onto `ep` (the square behind a
     /// pawn of the other side that has just made a double step).
     pub(super) fn ep_capture_possible(&self, ep: Square) -> bool {

@@ -333,11 +333,9 @@ impl Worker {
             let piece = pos.moved_piece(m);
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
 
-            let child = pos.make_move(m);
-            if self.use_nnue {
-                self.nnue.push(ply + 1, &child);
-            }
-            let gives_check = child.in_check();
+            // Pruning is decided before the move is made: most moves it drops at low depth are
+            // never paid for.
+            let gives_check = pos.gives_check(m);
             // Moves that give check are never pruned: mating attacks are made of them.
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
@@ -390,7 +388,13 @@ impl Worker {
                 }
             }
 
+            // Made after the singularity test, whose own children take the accumulator slot of
+            // `ply + 1`.
+            let child = pos.make_move(m);
             shared.tt.prefetch(child.key());
+            if self.use_nnue {
+                self.nnue.push(ply + 1, &child);
+            }
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = history::context(piece, m);
