@@ -224,6 +224,19 @@ impl Position {
         self.pawn_key
     }
 
+    /// A hash of the pieces of `color` other than pawns (kings included), for the search's
+    /// correction history: computed on demand from the bitboards, not kept incrementally.
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        let own = self.by_color[color.index()];
+        let mut h = color as u64 + 1;
+        for pt in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King] {
+            h = (h ^ (self.by_type[pt.index()] & own).0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h
+    }
+
     /// Material plus piece-square values of every piece, White's view, kept incrementally.
     #[inline(always)]
     pub fn psq(&self) -> Score {

@@ -4,7 +4,8 @@
 //! * transposition cut-offs in non-PV nodes (a quiet hash move that cuts gets its history
 //!   bonus, as if it had been searched); mate-distance pruning;
 //! * static evaluations corrected by the correction history (how far searches of the same pawn
-//!   structure have landed from their static evaluation) before any margin is applied;
+//!   structure, and of the same pieces of either side, have landed from their static
+//!   evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
 //! * ProbCut: at depth 5+, a capture that wins material (SEE) and beats beta + 200 in a
 //!   quiescence search and then a search 4 plies shallower cuts the node;
@@ -16,7 +17,8 @@
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
 //!   quiets are then unlikely to be better); a reduced move that beats alpha is searched again
-//!   at full depth;
+//!   at full depth, a ply deeper if it beat the best score by a margin, a ply shallower if it
+//!   barely reached it;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
 //!   reduced search of the other moves against a margin below its score; if none reaches it, the
 //!   hash move is the only good move and is searched a ply deeper, two plies outside PV nodes
@@ -117,7 +119,7 @@ impl Worker {
     /// `raw` corrected by the correction history, kept clear of mate scores.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        let c = self.correction.get(pos.side_to_move(), pos.pawn_key());
+        let c = self.correction.get(pos.side_to_move(), &history::CorrectionKeys::of(pos));
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -417,12 +419,21 @@ impl Worker {
                     r += (quiet && tt_noisy) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.negamax::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, shared);
+                let reduced = new_depth - r;
+                score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true, shared);
+                let mut full = new_depth;
                 if score > alpha && r > 0 {
-                    score = -self.negamax::<false>(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, shared);
+                    // How far the reduced search beat the best move so far says how deep to
+                    // look again: well above it, a ply deeper; barely, a ply shallower.
+                    let deeper = best_score > -MATE_BOUND && score > best_score + 40 + 2 * new_depth;
+                    let shallower = score < best_score + 10;
+                    full += deeper as i32 - shallower as i32;
+                    if full > reduced {
+                        score = -self.negamax::<false>(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, shared);
+                    }
                 }
                 if PV && score > alpha && score < beta {
-                    score = -self.negamax::<true>(&child, new_depth, -beta, -alpha, ply + 1, false, shared);
+                    score = -self.negamax::<true>(&child, full, -beta, -alpha, ply + 1, false, shared);
                 }
             }
             self.keys.pop();
@@ -490,7 +501,8 @@ impl Worker {
             _ => true,
         };
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
-            self.correction.update(pos.side_to_move(), pos.pawn_key(), depth, best_score - raw_eval);
+            let keys = history::CorrectionKeys::of(pos);
+            self.correction.update(pos.side_to_move(), &keys, depth, best_score - raw_eval);
         }
         shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score

@@ -12,9 +12,11 @@
 //! piece type), updated by the same rule and added to the victim's value when ordering them.
 //!
 //! The correction history is of another kind: per side to move and pawn structure (a slot
-//! chosen by the pawn key), a running average of how far the search result of a node fell from
-//! its static evaluation, added to later static evaluations of the same structure.
+//! chosen by the pawn key), and likewise per side to move and each side's pieces other than
+//! pawns, a running average of how far the search result of a node fell from its static
+//! evaluation, added to later static evaluations of the same structure or the same pieces.
 
+use crate::position::Position;
 use crate::tt::MAX_PLY;
 use crate::types::{Color, Move, Piece, PieceType};
 
@@ -41,38 +43,81 @@ pub fn context(piece: Piece, m: Move) -> Context {
 /// One continuation table: `[piece][to]` of the reply.
 type ContTable = [[i16; 64]; 12];
 
-/// Slots of the correction history per side.
+/// Slots of each correction table per side.
 const CORRECTION_SLOTS: usize = 16_384;
 /// Correction entries are kept in 1/`CORRECTION_GRAIN` centipawns.
 const CORRECTION_GRAIN: i32 = 256;
-/// The largest correction, in centipawns.
+/// The largest correction one table holds, in centipawns.
 const CORRECTION_MAX: i32 = 64;
 
-/// Static-evaluation corrections by side and pawn structure.
+/// The keys a position's corrections are looked up by: its pawn structure (pawns and kings),
+/// and White's and Black's pieces other than pawns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CorrectionKeys {
+    pub pawns: u64,
+    pub non_pawn: [u64; 2],
+}
+
+impl CorrectionKeys {
+    #[inline]
+    pub fn of(pos: &Position) -> CorrectionKeys {
+        CorrectionKeys {
+            pawns: pos.pawn_key(),
+            non_pawn: [pos.non_pawn_key(Color::White), pos.non_pawn_key(Color::Black)],
+        }
+    }
+}
+
+/// One table of running averages, `[side to move][slot]`.
+struct CorrectionTable(Vec<[i32; CORRECTION_SLOTS]>);
+
+impl CorrectionTable {
+    fn new() -> CorrectionTable {
+        CorrectionTable(vec![[0; CORRECTION_SLOTS]; 2])
+    }
+
+    #[inline]
+    fn get(&self, side: Color, key: u64) -> i32 {
+        self.0[side.index()][key as usize % CORRECTION_SLOTS]
+    }
+
+    fn update(&mut self, side: Color, key: u64, weight: i32, target: i32) {
+        let entry = &mut self.0[side.index()][key as usize % CORRECTION_SLOTS];
+        *entry = (*entry * (256 - weight) + target * weight) / 256;
+    }
+}
+
+/// Static-evaluation corrections by side to move: one table by pawn structure, one by each
+/// side's other pieces. The pawn table counts fully, the two others half each.
 pub struct Correction {
-    table: Vec<[i32; CORRECTION_SLOTS]>,
+    pawns: CorrectionTable,
+    non_pawn: [CorrectionTable; 2],
 }
 
 impl Default for Correction {
     fn default() -> Correction {
-        Correction { table: vec![[0; CORRECTION_SLOTS]; 2] }
+        Correction { pawns: CorrectionTable::new(), non_pawn: [CorrectionTable::new(), CorrectionTable::new()] }
     }
 }
 
 impl Correction {
-    /// The correction, in centipawns, for `side` to move with pawns of key `pawn_key`.
+    /// The correction, in centipawns, for `side` to move in a position of keys `keys`.
     #[inline]
-    pub fn get(&self, side: Color, pawn_key: u64) -> i32 {
-        self.table[side.index()][pawn_key as usize % CORRECTION_SLOTS] / CORRECTION_GRAIN
+    pub fn get(&self, side: Color, keys: &CorrectionKeys) -> i32 {
+        let pawns = self.pawns.get(side, keys.pawns);
+        let pieces = self.non_pawn[0].get(side, keys.non_pawn[0]) + self.non_pawn[1].get(side, keys.non_pawn[1]);
+        (2 * pawns + pieces) / (2 * CORRECTION_GRAIN)
     }
 
-    /// Moves the entry towards `diff` (search score minus uncorrected static evaluation), the
-    /// more the deeper the search was.
-    pub fn update(&mut self, side: Color, pawn_key: u64, depth: i32, diff: i32) {
-        let entry = &mut self.table[side.index()][pawn_key as usize % CORRECTION_SLOTS];
+    /// Moves every entry of the position towards `diff` (search score minus uncorrected static
+    /// evaluation), the more the deeper the search was.
+    pub fn update(&mut self, side: Color, keys: &CorrectionKeys, depth: i32, diff: i32) {
         let weight = (depth + 1).min(16);
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        *entry = (*entry * (256 - weight) + target * weight) / 256;
+        self.pawns.update(side, keys.pawns, weight, target);
+        for (table, &key) in self.non_pawn.iter_mut().zip(&keys.non_pawn) {
+            table.update(side, key, weight, target);
+        }
     }
 }
 
@@ -202,16 +247,41 @@ mod tests {
     #[test]
     fn corrections_converge_and_stay_bounded() {
         let mut c = Correction::default();
+        let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4] };
         for _ in 0..500 {
-            c.update(Color::White, 77, 10, 30);
+            c.update(Color::White, &keys, 10, 30);
         }
-        assert!((28..=30).contains(&c.get(Color::White, 77)), "{}", c.get(Color::White, 77));
-        assert_eq!(c.get(Color::Black, 77), 0);
-        assert_eq!(c.get(Color::White, 78), 0);
+        // Every table has learned 30: the pawn table counts once, the two others half each.
+        assert!((56..=60).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
+        assert_eq!(c.get(Color::Black, &keys), 0);
+        let other_pawns = CorrectionKeys { pawns: 78, ..keys };
+        assert!((28..=30).contains(&c.get(Color::White, &other_pawns)), "the piece tables still apply");
+        let other_pieces = CorrectionKeys { pawns: 77, non_pawn: [5, 6] };
+        assert!((28..=30).contains(&c.get(Color::White, &other_pieces)), "the pawn table still applies");
+        assert_eq!(c.get(Color::White, &CorrectionKeys { pawns: 78, non_pawn: [5, 6] }), 0);
         for _ in 0..500 {
-            c.update(Color::Black, 5, 20, -10_000);
+            c.update(Color::Black, &keys, 20, -10_000);
         }
-        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 4).contains(&c.get(Color::Black, 5)));
+        let most = -2 * CORRECTION_MAX;
+        assert!((most..=most + 8).contains(&c.get(Color::Black, &keys)), "{}", c.get(Color::Black, &keys));
+    }
+
+    #[test]
+    fn correction_keys_follow_each_sides_pieces() {
+        let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4").unwrap();
+        let keys = CorrectionKeys::of(&pos);
+        // A white knight moves: White's piece key and nothing else changes.
+        let m = pos.parse_uci_move("f3g5").unwrap();
+        let after = CorrectionKeys::of(&pos.make_move(m));
+        assert_ne!(after.non_pawn[0], keys.non_pawn[0]);
+        assert_eq!((after.pawns, after.non_pawn[1]), (keys.pawns, keys.non_pawn[1]));
+        // A pawn move changes the pawn key only.
+        let m = pos.parse_uci_move("d2d3").unwrap();
+        let after = CorrectionKeys::of(&pos.make_move(m));
+        assert_ne!(after.pawns, keys.pawns);
+        assert_eq!(after.non_pawn, keys.non_pawn);
+        // The same pieces of the other colour on the mirrored squares key differently.
+        assert_ne!(keys.non_pawn[0], keys.non_pawn[1]);
     }
 
     #[test]
