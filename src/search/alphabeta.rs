@@ -4,8 +4,8 @@
 //! * transposition cut-offs in non-PV nodes (a quiet hash move that cuts gets its history
 //!   bonus, as if it had been searched); mate-distance pruning;
 //! * static evaluations corrected by the correction history (how far searches of the same pawn
-//!   structure, and of the same pieces of either side, have landed from their static
-//!   evaluation) before any margin is applied;
+//!   structure, of the same pieces of either side and after the same move have landed from
+//!   their static evaluation) before any margin is applied;
 //! * reverse futility: a static eval far above beta at low depth is trusted;
 //! * ProbCut: at depth 5+, a capture that wins material (SEE) and beats beta + 200 in a
 //!   quiescence search and then a search 4 plies shallower cuts the node;
@@ -116,10 +116,16 @@ impl Worker {
         [back(1), back(2), back(4)]
     }
 
+    /// The correction-history keys of `pos`, the position at `ply`.
+    #[inline]
+    fn correction_keys(&self, pos: &Position, ply: usize) -> history::CorrectionKeys {
+        history::CorrectionKeys::of(pos, if ply >= 1 { self.stack[ply - 1].cont } else { NO_CONTEXT })
+    }
+
     /// `raw` corrected by the correction history, kept clear of mate scores.
     #[inline]
-    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        let c = self.correction.get(pos.side_to_move(), &history::CorrectionKeys::of(pos));
+    fn corrected(&self, pos: &Position, ply: usize, raw: i32) -> i32 {
+        let c = self.correction.get(pos.side_to_move(), &self.correction_keys(pos, ply));
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -210,7 +216,7 @@ impl Worker {
         } else {
             self.evaluate(pos, ply)
         };
-        let static_eval = if in_check { -INFINITY } else { self.corrected(pos, raw_eval) };
+        let static_eval = if in_check { -INFINITY } else { self.corrected(pos, ply, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -501,7 +507,7 @@ impl Worker {
             _ => true,
         };
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
-            let keys = history::CorrectionKeys::of(pos);
+            let keys = self.correction_keys(pos, ply);
             self.correction.update(pos.side_to_move(), &keys, depth, best_score - raw_eval);
         }
         shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
@@ -549,7 +555,7 @@ impl Worker {
                 Some(e) => e.eval,
                 None => self.evaluate(pos, ply),
             };
-            static_eval = self.corrected(pos, raw_eval);
+            static_eval = self.corrected(pos, ply, raw_eval);
             let stand_pat = sharpened(entry, static_eval);
             if stand_pat >= beta {
                 return stand_pat;
@@ -580,6 +586,8 @@ impl Worker {
             if self.use_nnue {
                 self.nnue.push(ply + 1, &child);
             }
+            // The child's correction is looked up by this move.
+            self.stack[ply].cont = history::context(pos.moved_piece(m), m);
             self.keys.push(key);
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, shared);
             self.keys.pop();

@@ -13,8 +13,9 @@
 //!
 //! The correction history is of another kind: per side to move and pawn structure (a slot
 //! chosen by the pawn key), and likewise per side to move and each side's pieces other than
-//! pawns, a running average of how far the search result of a node fell from its static
-//! evaluation, added to later static evaluations of the same structure or the same pieces.
+//! pawns, and per side to move and the move before, a running average of how far the search
+//! result of a node fell from its static evaluation, added to later static evaluations of the
+//! same structure, the same pieces or after the same move.
 
 use crate::position::Position;
 use crate::tt::MAX_PLY;
@@ -51,19 +52,24 @@ const CORRECTION_GRAIN: i32 = 256;
 const CORRECTION_MAX: i32 = 64;
 
 /// The keys a position's corrections are looked up by: its pawn structure (pawns and kings),
-/// and White's and Black's pieces other than pawns.
+/// White's and Black's pieces other than pawns, and the move that led to it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CorrectionKeys {
     pub pawns: u64,
     pub non_pawn: [u64; 2],
+    /// The continuation context of the move before (`NO_CONTEXT` after a null move or at the
+    /// root).
+    pub last_move: Context,
 }
 
 impl CorrectionKeys {
+    /// The keys of `pos`, reached by a move of context `last_move`.
     #[inline]
-    pub fn of(pos: &Position) -> CorrectionKeys {
+    pub fn of(pos: &Position, last_move: Context) -> CorrectionKeys {
         CorrectionKeys {
             pawns: pos.pawn_key(),
             non_pawn: [pos.non_pawn_key(Color::White), pos.non_pawn_key(Color::Black)],
+            last_move,
         }
     }
 }
@@ -88,15 +94,21 @@ impl CorrectionTable {
 }
 
 /// Static-evaluation corrections by side to move: one table by pawn structure, one by each
-/// side's other pieces. The pawn table counts fully, the two others half each.
+/// side's other pieces, one by the move before. The pawn table counts fully, the others half
+/// each.
 pub struct Correction {
     pawns: CorrectionTable,
     non_pawn: [CorrectionTable; 2],
+    last_move: CorrectionTable,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
-        Correction { pawns: CorrectionTable::new(), non_pawn: [CorrectionTable::new(), CorrectionTable::new()] }
+        Correction {
+            pawns: CorrectionTable::new(),
+            non_pawn: [CorrectionTable::new(), CorrectionTable::new()],
+            last_move: CorrectionTable::new(),
+        }
     }
 }
 
@@ -105,8 +117,10 @@ impl Correction {
     #[inline]
     pub fn get(&self, side: Color, keys: &CorrectionKeys) -> i32 {
         let pawns = self.pawns.get(side, keys.pawns);
-        let pieces = self.non_pawn[0].get(side, keys.non_pawn[0]) + self.non_pawn[1].get(side, keys.non_pawn[1]);
-        (2 * pawns + pieces) / (2 * CORRECTION_GRAIN)
+        let others = self.non_pawn[0].get(side, keys.non_pawn[0])
+            + self.non_pawn[1].get(side, keys.non_pawn[1])
+            + self.last_move.get(side, keys.last_move as u64);
+        (2 * pawns + others) / (2 * CORRECTION_GRAIN)
     }
 
     /// Moves every entry of the position towards `diff` (search score minus uncorrected static
@@ -118,6 +132,7 @@ impl Correction {
         for (table, &key) in self.non_pawn.iter_mut().zip(&keys.non_pawn) {
             table.update(side, key, weight, target);
         }
+        self.last_move.update(side, keys.last_move as u64, weight, target);
     }
 }
 
@@ -247,37 +262,39 @@ mod tests {
     #[test]
     fn corrections_converge_and_stay_bounded() {
         let mut c = Correction::default();
-        let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4] };
+        let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4], last_move: 9 };
         for _ in 0..500 {
             c.update(Color::White, &keys, 10, 30);
         }
-        // Every table has learned 30: the pawn table counts once, the two others half each.
-        assert!((56..=60).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
+        // Every table has learned 30: the pawn table counts once, the three others half each.
+        assert!((70..=75).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
         assert_eq!(c.get(Color::Black, &keys), 0);
         let other_pawns = CorrectionKeys { pawns: 78, ..keys };
-        assert!((28..=30).contains(&c.get(Color::White, &other_pawns)), "the piece tables still apply");
-        let other_pieces = CorrectionKeys { pawns: 77, non_pawn: [5, 6] };
+        assert!((42..=45).contains(&c.get(Color::White, &other_pawns)), "the other tables still apply");
+        let other_pieces = CorrectionKeys { non_pawn: [5, 6], last_move: 10, ..keys };
         assert!((28..=30).contains(&c.get(Color::White, &other_pieces)), "the pawn table still applies");
-        assert_eq!(c.get(Color::White, &CorrectionKeys { pawns: 78, non_pawn: [5, 6] }), 0);
+        let other_move = CorrectionKeys { pawns: 78, non_pawn: [5, 6], ..keys };
+        assert!((14..=15).contains(&c.get(Color::White, &other_move)), "the move table still applies");
+        assert_eq!(c.get(Color::White, &CorrectionKeys { pawns: 78, non_pawn: [5, 6], last_move: 10 }), 0);
         for _ in 0..500 {
             c.update(Color::Black, &keys, 20, -10_000);
         }
-        let most = -2 * CORRECTION_MAX;
+        let most = -5 * CORRECTION_MAX / 2;
         assert!((most..=most + 8).contains(&c.get(Color::Black, &keys)), "{}", c.get(Color::Black, &keys));
     }
 
     #[test]
     fn correction_keys_follow_each_sides_pieces() {
         let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4").unwrap();
-        let keys = CorrectionKeys::of(&pos);
+        let keys = CorrectionKeys::of(&pos, NO_CONTEXT);
         // A white knight moves: White's piece key and nothing else changes.
         let m = pos.parse_uci_move("f3g5").unwrap();
-        let after = CorrectionKeys::of(&pos.make_move(m));
+        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT);
         assert_ne!(after.non_pawn[0], keys.non_pawn[0]);
         assert_eq!((after.pawns, after.non_pawn[1]), (keys.pawns, keys.non_pawn[1]));
         // A pawn move changes the pawn key only.
         let m = pos.parse_uci_move("d2d3").unwrap();
-        let after = CorrectionKeys::of(&pos.make_move(m));
+        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT);
         assert_ne!(after.pawns, keys.pawns);
         assert_eq!(after.non_pawn, keys.non_pawn);
         // The same pieces of the other colour on the mirrored squares key differently.
