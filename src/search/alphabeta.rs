@@ -109,6 +109,16 @@ impl Worker {
         }
     }
 
+    /// [`Self::evaluate`] for a position the table does not know, whose evaluation the table
+    /// then keeps (no bound, no depth) for the next visit: most nodes end in a cut-off that
+    /// stores nothing (a null move, reverse futility, stand pat), and their positions recur.
+    #[inline]
+    fn evaluate_and_store(&mut self, pos: &Position, ply: usize, shared: &Shared) -> i32 {
+        let eval = self.evaluate(pos, ply);
+        shared.tt.store(pos.key(), None, 0, eval, -1, Bound::None, ply);
+        eval
+    }
+
     /// The continuation contexts of the node at `ply`: the moves one, two and four plies back.
     #[inline]
     fn contexts(&self, ply: usize) -> history::Contexts {
@@ -214,7 +224,7 @@ impl Worker {
         } else if let Some(e) = entry {
             e.eval
         } else {
-            self.evaluate(pos, ply)
+            self.evaluate_and_store(pos, ply, shared)
         };
         let static_eval = if in_check { -INFINITY } else { self.corrected(pos, ply, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
@@ -553,7 +563,7 @@ impl Worker {
         if !in_check {
             raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(pos, ply),
+                None => self.evaluate_and_store(pos, ply, shared),
             };
             static_eval = self.corrected(pos, ply, raw_eval);
             let stand_pat = sharpened(entry, static_eval);
