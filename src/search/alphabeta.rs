@@ -354,12 +354,17 @@ impl Worker {
             // Pruning is decided before the move is made: most moves it drops at low depth are
             // never paid for.
             let gives_check = pos.gives_check(m);
+            // Late-move pruning: past the limit no quiet move is searched any more (a quiet
+            // check that comes at the limit still is; the picker drops the quiets after it).
+            if !root && best_score > -MATE_BOUND && quiet && depth <= 8 && move_count > lmp_limit {
+                picker.skip_quiets();
+                if !gives_check {
+                    continue;
+                }
+            }
             // Moves that give check are never pruned: mating attacks are made of them.
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
-                    if depth <= 8 && move_count > lmp_limit {
-                        continue;
-                    }
                     // History pruning: a quiet move that has failed here again and again.
                     if depth <= 4 && history < -3_000 * depth {
                         continue;

@@ -39,6 +39,8 @@ pub struct MovePicker {
     bad_index: usize,
     /// Quiescence: captures and promotions only (and no bad captures).
     noisy_only: bool,
+    /// Set by [`MovePicker::skip_quiets`]: no further quiet move is yielded.
+    skip_quiets: bool,
 }
 
 /// The piece type a noisy move takes for capture history: a promotion without capture (and en
@@ -81,6 +83,7 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_index: 0,
             noisy_only: false,
+            skip_quiets: false,
         }
     }
 
@@ -107,6 +110,12 @@ impl MovePicker {
         self.scores.swap(self.index, best);
         self.index += 1;
         Some(self.moves[self.index - 1])
+    }
+
+    /// From now on, yields no quiet move (the search prunes them all): the killers and quiets
+    /// are neither generated nor sorted, and evasions skip theirs.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -140,6 +149,9 @@ impl MovePicker {
                         self.stage = if self.noisy_only { Stage::Done } else { Stage::Killers };
                     }
                 },
+                Stage::Killers | Stage::GenQuiets | Stage::Quiets if self.skip_quiets => {
+                    self.stage = Stage::BadNoisy;
+                }
                 Stage::Killers => {
                     if self.killer_index >= 2 {
                         self.stage = Stage::GenQuiets;
@@ -195,6 +207,7 @@ impl MovePicker {
                             .collect();
                     }
                     match self.select() {
+                        Some(m) if self.skip_quiets && !m.is_capture() && !m.is_promotion() => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::Done,
                     }
@@ -244,6 +257,29 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn skipping_quiets_leaves_the_noisy_moves() {
+        let history = Box::<History>::default();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",
+            "4k3/8/8/8/8/8/3qr3/4K3 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            let noisy = legal.iter().filter(|m| m.is_capture() || m.is_promotion()).count();
+            let quiet = legal.iter().find(|m| !m.is_capture() && !m.is_promotion()).copied();
+            // The first move (a quiet hash move where there is one) comes before the skip.
+            let mut picker = MovePicker::new(&pos, quiet, [None; 2], [NO_CONTEXT; 3]);
+            let first = picker.next(&pos, &history).unwrap();
+            picker.skip_quiets();
+            let rest: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &history)).collect();
+            assert!(rest.iter().all(|m| m.is_capture() || m.is_promotion()), "{fen}: {rest:?}");
+            let first_noisy = (first.is_capture() || first.is_promotion()) as usize;
+            assert_eq!(rest.len() + first_noisy, noisy, "{fen}: every noisy move still comes");
         }
     }
 
