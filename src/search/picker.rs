@@ -39,7 +39,7 @@ pub struct MovePicker {
     bad_index: usize,
     /// Quiescence: captures and promotions only (and no bad captures).
     noisy_only: bool,
-    /// Set by [`MovePicker::skip_quiets`]: no further quiet move is yielded.
+    /// Set by [`MovePicker::skip_quiets`]: no further quiet move is yielded unless it gives check.
     skip_quiets: bool,
 }
 
@@ -112,8 +112,8 @@ impl MovePicker {
         Some(self.moves[self.index - 1])
     }
 
-    /// From now on, yields no quiet move (the search prunes them all): the killers and quiets
-    /// are neither generated nor sorted, and evasions skip theirs.
+    /// From now on, yields no quiet move but checks (the search prunes the others): the quiets
+    /// are neither scored nor sorted, only scanned once for checks, and evasions skip theirs.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
@@ -152,9 +152,6 @@ impl MovePicker {
                         self.stage = if self.noisy_only { Stage::Done } else { Stage::Killers };
                     }
                 },
-                Stage::Killers | Stage::GenQuiets | Stage::Quiets if self.skip_quiets => {
-                    self.stage = Stage::BadNoisy;
-                }
                 Stage::Killers => {
                     if self.killer_index >= 2 {
                         self.stage = Stage::GenQuiets;
@@ -163,7 +160,12 @@ impl MovePicker {
                     let k = self.killers[self.killer_index];
                     self.killer_index += 1;
                     if let Some(m) = k {
-                        if Some(m) != self.tt_move && !m.is_capture() && !m.is_promotion() && pos.is_legal(m) {
+                        if Some(m) != self.tt_move
+                            && !m.is_capture()
+                            && !m.is_promotion()
+                            && pos.is_legal(m)
+                            && (!self.skip_quiets || pos.gives_check(m))
+                        {
                             return Some(m);
                         }
                     }
@@ -172,12 +174,25 @@ impl MovePicker {
                     self.moves.clear();
                     self.index = 0;
                     pos.generate::<Quiets>(&mut self.moves);
-                    let side = pos.side_to_move();
-                    let conts = self.conts;
-                    self.scores.clear();
-                    self.scores
-                        .extend(self.moves.iter().map(|&m| history.quiet_score(side, pos.moved_piece(m), m, conts)));
+                    if !self.skip_quiets {
+                        let side = pos.side_to_move();
+                        let conts = self.conts;
+                        self.scores.clear();
+                        self.scores.extend(
+                            self.moves.iter().map(|&m| history.quiet_score(side, pos.moved_piece(m), m, conts)),
+                        );
+                    }
                     self.stage = Stage::Quiets;
+                }
+                Stage::Quiets if self.skip_quiets => {
+                    // Only the checks are left to yield: found in one pass, unsorted.
+                    while let Some(&m) = self.moves.get(self.index) {
+                        self.index += 1;
+                        if !self.is_special(m) && pos.gives_check(m) {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::BadNoisy;
                 }
                 Stage::Quiets => match self.select() {
                     Some(m) if self.is_special(m) => {}
@@ -209,7 +224,7 @@ impl MovePicker {
                         }));
                     }
                     match self.select() {
-                        Some(m) if self.skip_quiets && !m.is_capture() && !m.is_promotion() => {}
+                        Some(m) if self.skip_quiets && !m.is_capture() && !m.is_promotion() && !pos.gives_check(m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::Done,
                     }
@@ -263,25 +278,41 @@ mod tests {
     }
 
     #[test]
-    fn skipping_quiets_leaves_the_noisy_moves() {
+    fn skipping_quiets_leaves_the_noisy_moves_and_the_checks() {
         let history = Box::<History>::default();
         for fen in [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",
             "4k3/8/8/8/8/8/3qr3/4K3 w - - 0 1",
+            "r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1",
+            "7k/8/8/8/8/8/1R6/K5R1 w - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let legal = pos.legal_moves();
-            let noisy = legal.iter().filter(|m| m.is_capture() || m.is_promotion()).count();
-            let quiet = legal.iter().find(|m| !m.is_capture() && !m.is_promotion()).copied();
-            // The first move (a quiet hash move where there is one) comes before the skip.
-            let mut picker = MovePicker::new(&pos, quiet, [None; 2], [NO_CONTEXT; 3]);
-            let first = picker.next(&pos, &history).unwrap();
-            picker.skip_quiets();
-            let rest: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &history)).collect();
-            assert!(rest.iter().all(|m| m.is_capture() || m.is_promotion()), "{fen}: {rest:?}");
-            let first_noisy = (first.is_capture() || first.is_promotion()) as usize;
-            assert_eq!(rest.len() + first_noisy, noisy, "{fen}: every noisy move still comes");
+            let quiet = |m: &Move| !m.is_capture() && !m.is_promotion();
+            let first_quiet = legal.iter().find(|m| quiet(m)).copied();
+            let checking_quiet = legal.iter().find(|&m| quiet(m) && pos.gives_check(*m)).copied();
+            // Skipped at once, after the first move (a quiet hash move where there is one), or
+            // after a killer has come.
+            for (tt, killer, before) in [(None, None, 0), (first_quiet, None, 1), (None, first_quiet, usize::MAX)] {
+                let mut picker = MovePicker::new(&pos, tt, [killer.or(checking_quiet), None], [NO_CONTEXT; 3]);
+                let mut got = Vec::new();
+                while got.len() < before.min(1) || (before == usize::MAX && !got.contains(&killer.unwrap())) {
+                    got.push(picker.next(&pos, &history).unwrap());
+                }
+                let yielded_before = got.clone();
+                picker.skip_quiets();
+                got.extend(std::iter::from_fn(|| picker.next(&pos, &history)));
+                let mut expected: Vec<u16> = legal
+                    .iter()
+                    .filter(|&m| !quiet(m) || pos.gives_check(*m) || yielded_before.contains(m))
+                    .map(|m| m.raw())
+                    .collect();
+                let mut raw: Vec<u16> = got.iter().map(|m| m.raw()).collect();
+                expected.sort_unstable();
+                raw.sort_unstable();
+                assert_eq!(raw, expected, "{fen}: tt {tt:?} killer {killer:?}");
+            }
         }
     }
 
