@@ -23,15 +23,21 @@ fn sorted(list: &MoveList) -> Vec<u16> {
     v
 }
 
-#[test]
-fn captures_and_quiets_partition_all_moves() {
+/// The positions of `FENS` and, `plies` times over, the children of every position so far.
+fn positions_below(plies: usize) -> Vec<Position> {
     let mut positions: Vec<Position> = FENS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
-    // and every position one and two plies below them
-    for _ in 0..2 {
+    for _ in 0..plies {
         let next: Vec<Position> =
             positions.iter().flat_map(|p| p.legal_moves().into_iter().map(move |m| p.make_move(m))).collect();
         positions.extend(next);
     }
+    positions
+}
+
+#[test]
+fn captures_and_quiets_partition_all_moves() {
+    // and every position one and two plies below them
+    let positions = positions_below(2);
     for pos in &positions {
         let all = pos.legal_moves();
         let (mut noisy, mut quiet) = (MoveList::new(), MoveList::new());
@@ -122,12 +128,7 @@ fn chess960_castling_rules() {
 /// every perft suite (standard and Chess960, where `../shared` is there), with a ply below each.
 #[test]
 fn gives_check_agrees_with_making_the_move() {
-    let mut positions: Vec<Position> = FENS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
-    for _ in 0..3 {
-        let next: Vec<Position> =
-            positions.iter().flat_map(|p| p.legal_moves().into_iter().map(move |m| p.make_move(m))).collect();
-        positions.extend(next);
-    }
+    let mut positions = positions_below(3);
     let suites = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft");
     let files = std::fs::read_dir(suites).into_iter().flatten().flatten().map(|e| e.path());
     for suite in files.filter(|p| p.extension().is_some_and(|e| e == "epd")) {
