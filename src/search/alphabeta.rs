@@ -354,8 +354,8 @@ impl Worker {
             // Pruning is decided before the move is made: most moves it drops at low depth are
             // never paid for.
             let gives_check = pos.gives_check(m);
-            // Late-move pruning: past the limit no quiet move is searched any more (a quiet
-            // check that comes at the limit still is; the picker drops the quiets after it).
+            // Late-move pruning: past the limit only quiet checks are searched; the picker
+            // yields no other quiet move after this one.
             if !root && best_score > -MATE_BOUND && quiet && depth <= 8 && move_count > lmp_limit {
                 picker.skip_quiets();
                 if !gives_check {
