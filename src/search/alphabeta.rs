@@ -134,8 +134,8 @@ impl Worker {
 
     /// `raw` corrected by the correction history, kept clear of mate scores.
     #[inline]
-    fn corrected(&self, pos: &Position, ply: usize, raw: i32) -> i32 {
-        let c = self.correction.get(pos.side_to_move(), &self.correction_keys(pos, ply));
+    fn corrected(&self, pos: &Position, keys: &history::CorrectionKeys, raw: i32) -> i32 {
+        let c = self.correction.get(pos.side_to_move(), keys);
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -226,7 +226,9 @@ impl Worker {
         } else {
             self.evaluate_and_store(pos, ply, shared)
         };
-        let static_eval = if in_check { -INFINITY } else { self.corrected(pos, ply, raw_eval) };
+        // Looked up once: the correction is read here and learned at the end of the node.
+        let correction_keys = self.correction_keys(pos, ply);
+        let static_eval = if in_check { -INFINITY } else { self.corrected(pos, &correction_keys, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -522,8 +524,7 @@ impl Worker {
             _ => true,
         };
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
-            let keys = self.correction_keys(pos, ply);
-            self.correction.update(pos.side_to_move(), &keys, depth, best_score - raw_eval);
+            self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - raw_eval);
         }
         shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
@@ -570,7 +571,7 @@ impl Worker {
                 Some(e) => e.eval,
                 None => self.evaluate_and_store(pos, ply, shared),
             };
-            static_eval = self.corrected(pos, ply, raw_eval);
+            static_eval = self.corrected(pos, &self.correction_keys(pos, ply), raw_eval);
             let stand_pat = sharpened(entry, static_eval);
             if stand_pat >= beta {
                 return stand_pat;
