@@ -148,10 +148,9 @@ impl TranspositionTable {
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count.checked_add(slack)?).ok()?;
         let start = if slack > 0 { huge_page_offset(buckets.as_ptr()).min(slack) } else { 0 };
-        // The hint goes in before the zeroing below first touches the pages.
-        // SAFETY: `start <= slack` lies inside the capacity just reserved.
-        let table = unsafe { buckets.as_ptr().add(start) };
-        advise_huge_pages(table, count * std::mem::size_of::<Bucket>());
+        // The hint goes in before the zeroing below first touches the pages (`start <= slack`
+        // lies inside the capacity just reserved; the pointer is only passed on as an address).
+        advise_huge_pages(buckets.as_ptr().wrapping_add(start), count * std::mem::size_of::<Bucket>());
         buckets.resize_with(start + count, Bucket::default);
         Some(TranspositionTable { buckets, start, len: count, age: AtomicU8::new(0) })
     }
