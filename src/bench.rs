@@ -105,8 +105,9 @@ pub fn run_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool, out:
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     let _ = writeln!(
         out,
-        "Positions: {}, depth {depth}, threads {threads}, hash {hash_mb} MB, time {} ms",
+        "Positions: {}, depth {depth}, threads {threads}, hash {hash_mb} MB, {} sliders, time {} ms",
         POSITIONS.len(),
+        crate::tables::SLIDER_LOOKUP,
         elapsed.as_millis()
     );
     let _ = writeln!(out, "{nodes} nodes {nps} nps");

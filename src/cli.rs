@@ -99,7 +99,11 @@ pub fn main(args: Vec<String>) -> i32 {
 fn run_uci() -> Result<i32, String> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
-        println!("{} by the Corvid developers (type 'help' for commands)", uci::NAME);
+        println!(
+            "{} by the Corvid developers, {} sliders (type 'help' for commands)",
+            uci::NAME,
+            crate::tables::SLIDER_LOOKUP
+        );
     }
     Engine::default().run(stdin.lock());
     Ok(0)

@@ -1,8 +1,8 @@
 //! Attack lookups over the tables that `build.rs` generates into `OUT_DIR`.
 //!
-//! Sliders use plain magic bitboards, or `pext` indexing when the crate is compiled with the
-//! `bmi2` target feature (e.g. `-C target-cpu=native` on a CPU that has it); the build script
-//! lays the table out for whichever indexing this compilation uses.
+//! Sliders use plain magic bitboards, or `pext` indexing where the build targets a CPU whose `pext`
+//! is fast (`cfg(corvid_pext)`, set by `build.rs`: BMI2 enabled, and not AMD before Zen 3, where
+//! it is microcoded); the build script lays the table out for whichever indexing it chose.
 
 use crate::types::{Bitboard, Color, Square};
 
@@ -18,14 +18,18 @@ pub struct SliderEntry {
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
+// The table layout and the indexing compiled below agree, and PEXT is chosen only with BMI2.
+static_assertions::const_assert!(PEXT_TABLES == cfg!(corvid_pext));
+static_assertions::const_assert!(!PEXT_TABLES || cfg!(target_feature = "bmi2"));
+
 #[inline(always)]
 fn slider(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", corvid_pext))]
     let index = {
         // SAFETY: `_pext_u64` needs BMI2, which this cfg guarantees is enabled for the target.
         unsafe { std::arch::x86_64::_pext_u64(occupied.0, entry.mask) as usize }
     };
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", corvid_pext)))]
     let index = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
     debug_assert!(entry.offset + index < SLIDER_ATTACKS.len());
     // SAFETY: build.rs gives each square `1 << popcount(mask)` entries starting at `offset`, all
@@ -33,6 +37,10 @@ fn slider(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
     // the magic index keeps the top `64 - shift == popcount(mask)` bits of the product.
     Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(entry.offset + index) })
 }
+
+/// The slider lookup this build uses, as the banner, `d` and `bench` name it: `"pext"` or
+/// `"magic"`.
+pub const SLIDER_LOOKUP: &str = if PEXT_TABLES { "pext" } else { "magic" };
 
 /// Rook attacks from `sq` with the given occupancy.
 #[inline(always)]
@@ -144,6 +152,12 @@ mod tests {
                 assert_eq!(bishop_attacks(sq, Bitboard(occ)).0, walk(sq, occ, &BISHOP));
             }
         }
+    }
+
+    #[test]
+    fn the_lookup_named_is_the_lookup_compiled() {
+        assert_eq!(SLIDER_LOOKUP, if cfg!(corvid_pext) { "pext" } else { "magic" });
+        assert!(LOOKUP_REASON.len() > 10, "{LOOKUP_REASON}");
     }
 
     #[test]

@@ -144,7 +144,10 @@ impl Engine {
                 self.finish_search();
                 return Flow::Quit;
             }
-            Command::Display => say(&self.position.to_string()),
+            Command::Display => {
+                say(&self.position.to_string());
+                say(&lookup_line());
+            }
             Command::Eval => {
                 say(&crate::eval::describe(&self.position));
                 let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
@@ -351,6 +354,11 @@ impl Engine {
             }
         }
     }
+}
+
+/// Which slider lookup this build runs and why (`d`, the banner, `bench`).
+pub fn lookup_line() -> String {
+    format!("Slider lookup: {} ({})", crate::tables::SLIDER_LOOKUP, crate::tables::LOOKUP_REASON)
 }
 
 /// Formats iterations as `info` lines.
