@@ -505,7 +505,10 @@ impl Worker {
                 0
             };
         }
-        if excluded.is_some() {
+        // Without one of its moves a node's result is no bound on it: inside a singularity test,
+        // and at the root of a MultiPV line after the first (which leaves the better lines'
+        // moves out). Neither the table nor the correction history learns from it.
+        if excluded.is_some() || (root && !self.excluded.is_empty()) {
             return best_score;
         }
 
