@@ -324,6 +324,10 @@ fn main() {
 const NET_INPUTS: usize = 768;
 const NET_BUCKETS: usize = 8;
 const NET_MAGICS: [&[u8; 8]; 3] = [b"CRVDNET1", b"CRVDPSQ1", b"CRVDRES1"];
+/// The weight limits of `src/nnue/mod.rs` (`MAX_FEATURE_WEIGHT`, `MAX_OUTPUT_WEIGHT`): beyond
+/// them the integer sums of the inference could overflow.
+const NET_MAX_FEATURE: i32 = i16::MAX as i32 / 33;
+const NET_MAX_OUTPUT: i32 = i16::MAX as i32 / 255;
 
 /// Checks the network to embed and copies it into `out_dir`, with its hidden size beside it.
 fn embed_network(out_dir: &std::path::Path) {
@@ -342,6 +346,22 @@ fn embed_network(out_dir: &std::path::Path) {
     let expected = 12 + 2 * (NET_INPUTS * hidden + hidden + NET_BUCKETS * 2 * hidden) + 4 * NET_BUCKETS;
     if bytes.len() != expected {
         panic!("network {}: {} bytes, a {hidden}-neuron network has {expected}", path.display(), bytes.len());
+    }
+    // Feature weights and biases, then output weights, each an i16 within its limit.
+    let feature_values = NET_INPUTS * hidden + hidden;
+    let weights = bytes[12..expected - 4 * NET_BUCKETS].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+    for (i, w) in weights.enumerate() {
+        let (what, max) = if i < feature_values {
+            ("feature weight or bias", NET_MAX_FEATURE)
+        } else {
+            ("output weight", NET_MAX_OUTPUT)
+        };
+        if i32::from(w).abs() > max {
+            panic!(
+                "network {}: {what} {w} (value {i} of the file) is outside +/-{max}: the integer sums could overflow",
+                path.display()
+            );
+        }
     }
     fs::write(out_dir.join("corvid.nnue"), &bytes).expect("write corvid.nnue");
     fs::write(

@@ -64,14 +64,24 @@ pub const POSITIONS: [&str; 44] = [
 /// Searches every position to `depth` with one thread and a fresh 16 MB table; returns (nodes,
 /// elapsed). The node count is the search's signature.
 pub fn bench(depth: u32) -> (u64, Duration) {
-    bench_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT).expect("16 MB can be allocated")
+    let never = AtomicBool::new(false);
+    bench_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, &never)
+        .expect("16 MB can be allocated")
+        .expect("nothing aborts it")
 }
 
 /// [`bench`] with `threads` threads (lazy SMP: the node count then varies from run to run) and a
 /// table of `hash_mb`, evaluating with the network when `use_nnue`; the time is the time to reach
-/// `depth` on every position. `None` when the table cannot be allocated.
-pub fn bench_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool) -> Option<(u64, Duration)> {
-    let tt = TranspositionTable::try_new(hash_mb)?;
+/// `depth` on every position. `Ok(None)` when `abort` was set before it finished; an error when
+/// the table cannot be allocated.
+pub fn bench_with(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    use_nnue: bool,
+    abort: &AtomicBool,
+) -> Result<Option<(u64, Duration)>, String> {
+    let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
     let stop = AtomicBool::new(false);
     let pondering = AtomicBool::new(false);
     let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
@@ -84,23 +94,36 @@ pub fn bench_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool) ->
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.new_search();
         stop.store(false, Ordering::Relaxed);
-        let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+        let shared = Shared::new(&tt, &stop, &pondering, &counters).with_abort(abort);
         let results = run_threads(&mut workers, &pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent, || {});
+        if abort.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         nodes += results[0].nodes;
     }
-    Some((nodes, start.elapsed()))
+    Ok(Some((nodes, start.elapsed())))
 }
 
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
 pub fn run(depth: u32, out: &mut impl Write) {
-    run_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, out);
+    let never = AtomicBool::new(false);
+    let _ = run_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, &never, out);
 }
 
-/// Runs [`bench_with`] and prints the result; the last line is `<N> nodes <M> nps`.
-pub fn run_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool, out: &mut impl Write) {
-    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb, use_nnue) else {
-        let _ = writeln!(out, "error: cannot allocate {hash_mb} MB of hash");
-        return;
+/// Runs [`bench_with`] and prints the result: the last line is `<N> nodes <M> nps`, or `info
+/// string bench stopped` when `abort` ended it. The error says why it could not start.
+pub fn run_with(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    use_nnue: bool,
+    abort: &AtomicBool,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb, use_nnue, abort)? else {
+        let _ = writeln!(out, "info string bench stopped");
+        let _ = out.flush();
+        return Ok(());
     };
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     let _ = writeln!(
@@ -112,6 +135,7 @@ pub fn run_with(depth: u32, threads: usize, hash_mb: usize, use_nnue: bool, out:
     );
     let _ = writeln!(out, "{nodes} nodes {nps} nps");
     let _ = out.flush();
+    Ok(())
 }
 
 #[cfg(test)]

@@ -127,7 +127,7 @@ fn run_epd(args: &[String]) -> Result<i32, String> {
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let hash = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
-    crate::epd::run(&text, std::time::Duration::from_millis(movetime), flags.threads, hash, &mut io::stdout().lock());
+    crate::epd::run(&text, std::time::Duration::from_millis(movetime), flags.threads, hash, &mut io::stdout().lock())?;
     Ok(0)
 }
 
@@ -188,7 +188,8 @@ fn run_bench(args: &[String]) -> Result<i32, String> {
         _ => return Err(usage("bench")),
     };
     let hash_mb = if flags.hash_mb == 0 { 16 } else { flags.hash_mb };
-    crate::bench::run_with(depth, flags.threads, hash_mb, use_nnue, &mut io::stdout().lock());
+    let never = std::sync::atomic::AtomicBool::new(false);
+    crate::bench::run_with(depth, flags.threads, hash_mb, use_nnue, &never, &mut io::stdout().lock())?;
     Ok(0)
 }
 
@@ -241,7 +242,12 @@ fn run_perft(args: &[String]) -> Result<i32, String> {
     if flags.chess960 {
         pos.set_chess960(true);
     }
-    uci::print_divide(&pos, depth, flags.threads, flags.hash_mb, &mut io::stdout().lock())
+    let hash = match flags.hash_mb {
+        0 => None,
+        mb => Some(perft::PerftHash::try_new(mb).ok_or(format!("--hash: cannot allocate {mb} MB"))?),
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    perft::print_divide(&pos, depth, flags.threads, hash.as_ref(), &never, &mut io::stdout().lock())
         .map_err(|e| e.to_string())?;
     Ok(0)
 }
@@ -255,6 +261,9 @@ fn run_suite(args: &[String]) -> Result<i32, String> {
     let lines = perft::parse_suite(&text)?;
     let options =
         SuiteOptions { max_depth: flags.max_depth.unwrap_or(u32::MAX), threads: flags.threads, hash_mb: flags.hash_mb };
+    if !options.hash_fits() {
+        return Err(format!("--hash: cannot allocate {} MB for each of {} threads", flags.hash_mb, flags.threads));
+    }
     let start = std::time::Instant::now();
     let checks = perft::run_suite(&lines, &options);
     let mut out = io::stdout().lock();

@@ -74,7 +74,7 @@ fn play_game(rng: &mut Rng, options: &Options) -> (Vec<(String, i32)>, f32) {
         }
         stop.store(false, Ordering::Relaxed);
         tt.new_search();
-        let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+        let shared = Shared::new(&tt, &stop, &pondering, &counters);
         let result = worker.search(&pos, &keys, &limits, Duration::ZERO, &[], &shared, &mut Silent);
         let Some(best) = result.best else { return (fens, 0.5) };
         // Adjudicate clear wins to save time.
@@ -169,7 +169,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         }
                         stop.store(false, Ordering::Relaxed);
                         tt.new_search();
-                        let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+                        let shared = Shared::new(&tt, &stop, &pondering, &counters);
                         let found = worker.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::position::Position;
-use crate::search::{Limits, NodeCounter, Shared, Silent, Worker};
+use crate::search::{run_threads, vote, Limits, NodeCounter, Shared, Silent, Worker};
 use crate::tt::TranspositionTable;
 
 /// One EPD record: the position and its `bm`/`am` moves in SAN, and its id.
@@ -47,8 +47,17 @@ fn clean(san: &str) -> String {
     san.trim_end_matches(['+', '#', '!', '?']).to_string()
 }
 
-/// Runs the suite; prints one line per position and the total; returns (solved, total).
-pub fn run(text: &str, movetime: Duration, threads: usize, hash_mb: usize, out: &mut impl Write) -> (usize, usize) {
+/// Runs the suite; prints one line per position and the total; returns (solved, total), or an
+/// error when the table cannot be allocated.
+pub fn run(
+    text: &str,
+    movetime: Duration,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut impl Write,
+) -> Result<(usize, usize), String> {
+    let mut tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
+    let threads = threads.max(1);
     let (mut solved, mut total) = (0, 0);
     for record in text.lines().filter_map(parse_line) {
         let Ok(pos) = Position::from_fen(&record.fen) else {
@@ -59,23 +68,15 @@ pub fn run(text: &str, movetime: Duration, threads: usize, hash_mb: usize, out: 
             continue;
         }
         total += 1;
-        let tt = TranspositionTable::new(hash_mb);
+        // Every position starts afresh, as a new game would.
+        tt.clear();
         let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
         let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
-        let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+        let shared = Shared::new(&tt, &stop, &pondering, &counters);
         let limits = Limits { movetime: Some(movetime), ..Limits::default() };
-        let helper_limits = Limits { infinite: true, ..Limits::default() };
         let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
-        let result = std::thread::scope(|s| {
-            let (main, helpers) = workers.split_first_mut().expect("one worker");
-            for helper in helpers {
-                let (shared, helper_limits, pos) = (&shared, &helper_limits, &pos);
-                s.spawn(move || helper.search(pos, &[], helper_limits, Duration::ZERO, &[], shared, &mut Silent));
-            }
-            let r = main.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            r
-        });
+        let results = run_threads(&mut workers, &pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent, || {});
+        let result = &results[vote(&results)];
         let san = result.best.map(|m| clean(&pos.to_san(m))).unwrap_or_default();
         let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);
         solved += ok as usize;
@@ -87,7 +88,7 @@ pub fn run(text: &str, movetime: Duration, threads: usize, hash_mb: usize, out: 
         let _ = writeln!(out, "{} {:<10} {expected:<16} got {san}", if ok { "ok  " } else { "FAIL" }, record.id);
     }
     let _ = writeln!(out, "solved {solved} of {total} at {} ms a position", movetime.as_millis());
-    (solved, total)
+    Ok((solved, total))
 }
 
 #[cfg(test)]

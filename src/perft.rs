@@ -5,7 +5,9 @@
 //! reports per root move; roots can be split over threads, and deep counts can use a
 //! [`PerftHash`] shared by all threads (lock-free, see its notes).
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use crate::position::Position;
 use crate::types::Move;
@@ -33,47 +35,102 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Perft with a transposition table for the subtrees at depth 2 and more.
 pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
-    if depth <= 1 {
+    count(pos, depth, Some(hash), &AtomicBool::new(false))
+}
+
+/// Subtrees this deep or shallower are counted without looking at the stop flag (a few
+/// milliseconds at most), so the check costs nothing measurable.
+const STOP_CHECK_DEPTH: u32 = 4;
+
+/// The leaves below `pos`, with the table if given; returns early (a wrong count, which the
+/// caller discards) once `stop` is set. A count cut short is never stored.
+fn count(pos: &Position, depth: u32, hash: Option<&PerftHash>, stop: &AtomicBool) -> u64 {
+    if depth <= 1 || (hash.is_none() && depth <= STOP_CHECK_DEPTH) {
         return perft(pos, depth);
     }
-    if let Some(n) = hash.probe(pos.key(), depth) {
+    if let Some(n) = hash.and_then(|h| h.probe(pos.key(), depth)) {
         return n;
     }
-    let n = pos.legal_moves().iter().map(|&m| perft_hashed(&pos.make_move(m), depth - 1, hash)).sum();
-    hash.store(pos.key(), depth, n);
+    if depth > STOP_CHECK_DEPTH && stop.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let n = pos.legal_moves().iter().map(|&m| count(&pos.make_move(m), depth - 1, hash, stop)).sum();
+    if let Some(h) = hash.filter(|_| !stop.load(Ordering::Relaxed)) {
+        h.store(pos.key(), depth, n);
+    }
     n
 }
 
 /// Perft per root move, in generation order. `threads` (at least 1) share the root moves; a
 /// hash table, if given, is shared by all of them.
 pub fn divide(pos: &Position, depth: u32, threads: usize, hash: Option<&PerftHash>) -> Vec<(Move, u64)> {
+    divide_until(pos, depth, threads, hash, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`divide`] that gives up when `stop` is set (`None`: stopped, no count is trusted).
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<&PerftHash>,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     let moves = pos.legal_moves();
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
-    let count = |m: Move| {
-        let child = pos.make_move(m);
-        match hash {
-            Some(h) => perft_hashed(&child, depth - 1, h),
-            None => perft(&child, depth - 1),
-        }
-    };
+    let count = |m: Move| count(&pos.make_move(m), depth - 1, hash, stop);
     let threads = threads.clamp(1, moves.len().max(1));
-    if threads == 1 {
-        return moves.iter().map(|&m| (m, count(m))).collect();
+    let results: Vec<(Move, u64)> = if threads == 1 {
+        moves.iter().map(|&m| (m, count(m))).collect()
+    } else {
+        let next = AtomicUsize::new(0);
+        let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&m) = moves.get(i) else { break };
+                    counts[i].store(count(m), Ordering::Relaxed);
+                });
+            }
+        });
+        moves.iter().zip(&counts).map(|(&m, n)| (m, n.load(Ordering::Relaxed))).collect()
+    };
+    (!stop.load(Ordering::Relaxed)).then_some(results)
+}
+
+/// Prints perft per root move, the total, and the speed (the `perft` and `go perft` output);
+/// returns the total, or `None` (after a line saying so) when `stop` cut it short.
+pub fn print_divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<&PerftHash>,
+    stop: &AtomicBool,
+    out: &mut impl Write,
+) -> std::io::Result<Option<u64>> {
+    let start = Instant::now();
+    let chess960 = pos.is_chess960();
+    let Some(results) = divide_until(pos, depth, threads, hash, stop) else {
+        writeln!(out, "info string perft stopped")?;
+        out.flush()?;
+        return Ok(None);
+    };
+    let total = if depth == 0 { 1 } else { results.iter().map(|r| r.1).sum() };
+    let elapsed = start.elapsed();
+    for (m, n) in &results {
+        writeln!(out, "{}: {n}", m.to_uci(chess960))?;
     }
-    let next = AtomicUsize::new(0);
-    let results: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = moves.get(i) else { break };
-                results[i].store(count(m), Ordering::Relaxed);
-            });
-        }
-    });
-    moves.iter().zip(&results).map(|(&m, n)| (m, n.load(Ordering::Relaxed))).collect()
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")?;
+    let secs = elapsed.as_secs_f64();
+    let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
+    let mode = hash.map_or(String::new(), |h| format!(", hashed ({} MB)", h.size_mb()));
+    let plural = if threads == 1 { "" } else { "s" };
+    writeln!(out, "Time: {} ms, {nps} nps, {threads} thread{plural}{mode}", elapsed.as_millis())?;
+    out.flush()?;
+    Ok(Some(total))
 }
 
 /// A perft transposition table: 16-byte entries of two atomic words, `key ^ data` and `data`,
@@ -86,11 +143,29 @@ pub struct PerftHash {
 
 impl PerftHash {
     /// A table of at most `mb` mebibytes (rounded down to a power of two entries; 1 MiB minimum).
+    /// Panics if the memory cannot be had; [`PerftHash::try_new`] is the fallible twin.
     pub fn new(mb: usize) -> PerftHash {
-        let wanted = (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+        Self::try_new(mb).expect("perft hash allocation")
+    }
+
+    /// [`PerftHash::new`], or `None` when the memory cannot be had: more than the system reports
+    /// available (with overcommit the allocation would succeed and the process be killed while
+    /// filling it), or an allocation that fails.
+    pub fn try_new(mb: usize) -> Option<PerftHash> {
+        if crate::tt::available_mb().is_some_and(|free| mb > free) {
+            return None;
+        }
+        let wanted = (mb.max(1).checked_mul(1 << 20)?) / std::mem::size_of::<[AtomicU64; 2]>();
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let entries = (0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        PerftHash { entries, mask: len - 1 }
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(len).ok()?;
+        entries.extend((0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Some(PerftHash { entries, mask: len - 1 })
+    }
+
+    /// The table's size in MiB.
+    pub fn size_mb(&self) -> usize {
+        (self.entries.len() * std::mem::size_of::<[AtomicU64; 2]>()) >> 20
     }
 
     fn probe(&self, key: u64, depth: u32) -> Option<u64> {
@@ -137,6 +212,14 @@ pub struct SuiteOptions {
     pub threads: usize,
     /// Hash size per thread in MiB (0: no hash).
     pub hash_mb: usize,
+}
+
+impl SuiteOptions {
+    /// Whether every thread's table can be had (checked before a suite starts).
+    pub fn hash_fits(&self) -> bool {
+        self.hash_mb == 0
+            || self.hash_mb.checked_mul(self.threads.max(1)).is_some_and(|total| PerftHash::try_new(total).is_some())
+    }
 }
 
 impl Default for SuiteOptions {
@@ -199,7 +282,8 @@ pub fn run_suite(lines: &[SuiteLine], options: &SuiteOptions) -> Vec<SuiteCheck>
     std::thread::scope(|s| {
         for _ in 0..options.threads.max(1) {
             s.spawn(|| {
-                let hash = (options.hash_mb > 0).then(|| PerftHash::new(options.hash_mb));
+                // Checked by the caller with `hash_fits`; a table that cannot be had is done without.
+                let hash = (options.hash_mb > 0).then(|| PerftHash::try_new(options.hash_mb)).flatten();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(line) = lines.get(i) else { break };
@@ -231,5 +315,28 @@ mod tests {
         assert_eq!(divide(&pos, 3, 2, Some(&hash)), plain);
         assert_eq!(divide(&pos, 3, 2, Some(&hash)), plain, "second run reads the filled table");
         assert_eq!(plain.iter().map(|x| x.1).sum::<u64>(), 97862);
+    }
+
+    #[test]
+    fn a_stopped_count_is_no_count_and_leaves_the_table_clean() {
+        let pos = Position::startpos();
+        let stop = AtomicBool::new(true);
+        let hash = PerftHash::new(1);
+        assert_eq!(divide_until(&pos, 6, 1, Some(&hash), &stop), None);
+        assert_eq!(divide_until(&pos, 6, 2, None, &stop), None);
+        // Nothing the stopped count stored may be wrong.
+        let running = AtomicBool::new(false);
+        let counts = divide_until(&pos, 5, 1, Some(&hash), &running).unwrap();
+        assert_eq!(counts.iter().map(|x| x.1).sum::<u64>(), 4_865_609);
+        let mut out = Vec::new();
+        assert_eq!(print_divide(&pos, 6, 1, None, &stop, &mut out).unwrap(), None);
+        assert_eq!(String::from_utf8(out).unwrap(), "info string perft stopped\n");
+    }
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_refused() {
+        assert!(PerftHash::try_new(1 << 40).is_none());
+        assert!(PerftHash::try_new(usize::MAX).is_none());
+        assert_eq!(PerftHash::try_new(2).map(|h| h.size_mb()), Some(2));
     }
 }

@@ -11,7 +11,7 @@
 //! Tables of 2 MiB and more start on a huge-page boundary and ask Linux for transparent huge
 //! pages, so that random probes do not also miss the TLB.
 //!
-//! Data word: move (16 bits) | score (16) | static eval (16) | depth (8) | bound (2) | age (6).
+//! Data word: move (16 bits) | score (16) | static eval (16) | depth + 1 (8) | bound (2) | age (6).
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -269,7 +269,7 @@ impl TranspositionTable {
 }
 
 /// Memory available to new allocations, in MiB (Linux `MemAvailable`; `None` elsewhere).
-fn available_mb() -> Option<usize> {
+pub(crate) fn available_mb() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -280,7 +280,8 @@ fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: 
     let mv = mv.map_or(0, |m| m.raw()) as u64;
     let score = (score.clamp(-MATE, MATE) as i16 as u16) as u64;
     let eval = (eval.clamp(-MATE, MATE) as i16 as u16) as u64;
-    let depth = depth.clamp(-1, 254) as i8 as u8 as u64;
+    // Stored as `depth + 1` in a byte: -1 (an evaluation alone) to 254.
+    let depth = (depth.clamp(-1, 254) + 1) as u64;
     mv | score << 16 | eval << 32 | depth << 48 | (bound as u64) << 56 | (age & 63) << 58
 }
 
@@ -289,7 +290,7 @@ fn unpack(data: u64) -> TtEntry {
         mv: Move::from_raw(data as u16),
         score: (data >> 16) as u16 as i16 as i32,
         eval: (data >> 32) as u16 as i16 as i32,
-        depth: (data >> 48) as u8 as i8 as i32,
+        depth: (data >> 48) as u8 as i32 - 1,
         bound: match (data >> 56) & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
@@ -322,6 +323,19 @@ mod tests {
         tt.store(43, None, -mate, 0, 4, Bound::Upper, 3);
         assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 3));
         assert_eq!(tt.probe(43, 1).unwrap().bound, Bound::Upper);
+    }
+
+    #[test]
+    fn every_depth_from_minus_one_to_254_reads_back() {
+        for depth in [-1, 0, 1, 100, 126, 127, 128, 129, 200, 254] {
+            let e = unpack(pack(None, 10, 20, depth, Bound::Lower, 5));
+            assert_eq!((e.depth, e.score, e.eval, e.bound), (depth, 10, 20, Bound::Lower), "depth {depth}");
+        }
+        assert_eq!(unpack(pack(None, 0, 0, 300, Bound::Exact, 0)).depth, 254, "deeper is kept as 254");
+        assert_eq!(unpack(pack(None, 0, 0, -7, Bound::None, 0)).depth, -1);
+        let tt = TranspositionTable::new(1);
+        tt.store(77, None, 5, 5, 200, Bound::Exact, 0);
+        assert_eq!(tt.probe(77, 0).unwrap().depth, 200);
     }
 
     #[test]

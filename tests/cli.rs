@@ -58,11 +58,19 @@ fn bad_arguments_are_errors_not_panics() {
         &["perft-suite"],
         &["perft-suite", "/nonexistent/file.epd"],
         &["frobnicate"],
+        // More memory than the machine has: a clear error, not an abort.
+        &["perft", "3", "--hash", "1048576"],
+        &["perft-suite", "/dev/null", "--hash", "1048576"],
+        &["bench", "1", "--hash", "1048576"],
+        &["epd", "/dev/null", "--hash", "1048576"],
     ] {
         let (code, _, err) = corvid(args, "");
         assert_eq!(code, 2, "{args:?}");
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if args.contains(&"1048576") {
+            assert!(err.contains("cannot allocate"), "{args:?}: {err}");
+        }
     }
 }
 

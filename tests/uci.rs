@@ -206,6 +206,101 @@ fn ponder_then_ponderhit() {
 }
 
 #[test]
+fn a_search_that_reaches_its_own_limit_in_infinite_mode_waits_for_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite depth 3");
+    let early = e.quiet_for(500);
+    assert!(early.iter().any(|l| l.starts_with("info depth 3 ")), "the search ran: {early:?}");
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {early:?}");
+    e.send("stop");
+    e.wait_for("bestmove", 1000);
+    // A mate limit is the search's own too.
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go infinite mate 1");
+    let early = e.quiet_for(500);
+    assert!(early.iter().any(|l| l.contains("score mate 1")), "{early:?}");
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {early:?}");
+    e.send("stop");
+    let lines = e.wait_for("bestmove", 1000);
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+}
+
+#[test]
+fn a_ponder_search_that_reaches_its_depth_waits_for_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    for release in ["ponderhit", "stop"] {
+        e.send("position startpos moves e2e4");
+        e.send("go ponder depth 2 wtime 60000 btime 60000");
+        let early = e.quiet_for(500);
+        assert!(early.iter().any(|l| l.starts_with("info depth 2 ")), "the search ran: {early:?}");
+        assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove before {release}: {early:?}");
+        let t = Instant::now();
+        e.send(release);
+        e.wait_for("bestmove", 1000);
+        assert!(t.elapsed() < Duration::from_millis(300), "{release} answered after {:?}", t.elapsed());
+    }
+}
+
+#[test]
+fn go_perft_runs_beside_the_loop_and_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("isready");
+    e.wait_for("readyok", 1000);
+    assert!(t.elapsed() < Duration::from_millis(300), "isready waited {:?} for perft", t.elapsed());
+    e.send("stop");
+    let lines = e.wait_for("info string perft stopped", 1000);
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")), "a stopped perft gives no total: {lines:?}");
+    // The engine is whole afterwards: a new perft counts right.
+    e.send("go perft 3");
+    let lines = e.wait_for("Nodes searched", 5000);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    // And quit ends a long one at once.
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    e.quits_within(Duration::from_millis(500));
+}
+
+#[test]
+fn bench_runs_beside_the_loop_and_stops() {
+    let mut e = Engine::start();
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("isready");
+    e.wait_for("readyok", 1000);
+    assert!(t.elapsed() < Duration::from_millis(300), "isready waited {:?} for bench", t.elapsed());
+    e.send("stop");
+    e.wait_for("info string bench stopped", 1000);
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(200));
+    e.quits_within(Duration::from_millis(500));
+}
+
+#[test]
+fn bench_is_deterministic_in_one_process() {
+    let mut e = Engine::start();
+    e.send("bench 6");
+    let first = e.wait_for_nodes();
+    assert!(first > 0);
+    e.send("ucinewgame");
+    e.send("bench 6");
+    assert_eq!(e.wait_for_nodes(), first, "after ucinewgame");
+    // After a search that taught the engine's own workers and table something.
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 9");
+    e.wait_for("bestmove", 30_000);
+    e.send("bench 6");
+    assert_eq!(e.wait_for_nodes(), first, "after a search");
+    e.send("bench 6");
+    assert_eq!(e.wait_for_nodes(), first, "twice in a row");
+}
+
+#[test]
 fn bench_is_deterministic() {
     let run = |extra: &str| {
         let mut e = Engine::start();
@@ -234,22 +329,28 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Sends `quit` and checks that the process is gone within `limit`.
+    fn quits_within(&mut self, limit: Duration) {
+        let t = Instant::now();
+        self.send("quit");
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            assert!(t.elapsed() < limit, "quit took more than {limit:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
 #[test]
 fn quit_ends_the_process_mid_search() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    e.send("quit");
-    loop {
-        if let Ok(Some(_)) = e.child.try_wait() {
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_millis(500), "quit took too long");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(t.elapsed() < Duration::from_millis(200), "quit took {:?}", t.elapsed());
+    e.quits_within(Duration::from_millis(200));
 }
 
 #[test]

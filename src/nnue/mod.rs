@@ -54,6 +54,13 @@ pub const SCALE: i32 = 400;
 /// layer (`v <= 255`, `|w| <= 126`) inside `i16`, and one perspective's sum inside `i32`.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
+/// The largest |feature weight| or |feature bias| a network file may hold: an accumulator is the
+/// bias plus at most 32 feature rows, and `33 x 992 = 32,736` stays inside `i16`.
+pub const MAX_FEATURE_WEIGHT: i32 = i16::MAX as i32 / 33;
+/// The largest |output weight|: `clamp(a, 0, QA) x w` must fit `i16` (`255 x 128 = 32,640`), and
+/// then a perspective's sum fits `i32` for up to 256 neurons (`256 x 255 x 32,640 < 2^31`).
+pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
+
 /// What a network's output is added to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
@@ -201,7 +208,40 @@ impl Network {
             *bias = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
             at += 4;
         }
+        net.check_ranges()?;
         Ok(net)
+    }
+
+    /// Refuses weights that could overflow the integer sums (see [`MAX_FEATURE_WEIGHT`] and
+    /// [`MAX_OUTPUT_WEIGHT`]), naming the first such value. Output biases are `i32` added in
+    /// `i64`: any value is safe (the search clamps evaluations away from mate scores).
+    fn check_ranges(&self) -> Result<(), String> {
+        let outside = |value: i16, max: i32| i32::from(value).abs() > max;
+        for (input, row) in self.feature_weights.iter().enumerate() {
+            if let Some((neuron, &w)) = row.iter().enumerate().find(|(_, &w)| outside(w, MAX_FEATURE_WEIGHT)) {
+                return Err(format!(
+                    "feature weight {w} (input {input}, neuron {neuron}) is outside +/-{MAX_FEATURE_WEIGHT}: \
+                     the accumulator could overflow"
+                ));
+            }
+        }
+        if let Some((neuron, &b)) = self.feature_bias.iter().enumerate().find(|(_, &b)| outside(b, MAX_FEATURE_WEIGHT))
+        {
+            return Err(format!(
+                "feature bias {b} (neuron {neuron}) is outside +/-{MAX_FEATURE_WEIGHT}: the accumulator could overflow"
+            ));
+        }
+        for (bucket, halves) in self.output_weights.iter().enumerate() {
+            for (half, row) in halves.iter().enumerate() {
+                if let Some((neuron, &w)) = row.iter().enumerate().find(|(_, &w)| outside(w, MAX_OUTPUT_WEIGHT)) {
+                    return Err(format!(
+                        "output weight {w} (bucket {bucket}, half {half}, neuron {neuron}) is outside \
+                         +/-{MAX_OUTPUT_WEIGHT}: the output sum could overflow"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The accumulator of `pos` computed from scratch.
@@ -281,8 +321,8 @@ fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     }
 }
 
-/// `sum(clamp(a, 0, QA)^2 * w)`: `clamp(a) * w` fits `i16` (weights are clipped to 126), and the
-/// whole sum fits `i32` for up to 256 neurons (256 x 255 x 255 x 126 < 2^31).
+/// `sum(clamp(a, 0, QA)^2 * w)`: `clamp(a) * w` fits `i16` (weights are at most
+/// [`MAX_OUTPUT_WEIGHT`], checked on load), and the whole sum fits `i32` for up to 256 neurons.
 #[inline(always)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;

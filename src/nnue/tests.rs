@@ -36,6 +36,36 @@ fn bad_network_files_are_refused() {
 }
 
 #[test]
+fn weights_that_could_overflow_are_refused_by_value() {
+    let with = |at: usize, value: i16| {
+        let mut bytes = EMBEDDED.to_vec();
+        bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
+        Network::from_bytes(&bytes)
+    };
+    let feature = 12 + 2 * (5 * HIDDEN + 3);
+    let bias = 12 + 2 * (INPUTS * HIDDEN + 7);
+    let output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 9);
+    let max_f = MAX_FEATURE_WEIGHT as i16;
+    let max_o = MAX_OUTPUT_WEIGHT as i16;
+    // The limits themselves are accepted ...
+    for (at, value) in [(feature, max_f), (feature, -max_f), (bias, max_f), (output, max_o), (output, -max_o)] {
+        assert!(with(at, value).is_ok(), "{value} at {at}");
+    }
+    // ... one past them is refused, with the value and where it is.
+    let e = with(feature, max_f + 1).err().unwrap();
+    assert!(e.contains(&format!("feature weight {}", max_f + 1)) && e.contains("input 5, neuron 3"), "{e}");
+    let e = with(bias, -max_f - 1).err().unwrap();
+    assert!(e.contains(&format!("feature bias {}", -max_f - 1)) && e.contains("neuron 7"), "{e}");
+    let e = with(output, max_o + 1).err().unwrap();
+    assert!(e.contains(&format!("output weight {}", max_o + 1)) && e.contains("bucket 1, half 0, neuron 9"), "{e}");
+    assert!(with(output, i16::MIN).is_err());
+    // The limits keep the sums inside their integers.
+    assert!(33 * MAX_FEATURE_WEIGHT <= i16::MAX as i32);
+    assert!(QA * MAX_OUTPUT_WEIGHT <= i16::MAX as i32);
+    assert!(256 * i64::from(QA) * i64::from(QA * MAX_OUTPUT_WEIGHT) < 1 << 31);
+}
+
+#[test]
 fn features_are_distinct_and_mirror_between_perspectives() {
     let mut seen = vec![false; INPUTS];
     for color in Color::ALL {

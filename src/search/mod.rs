@@ -102,14 +102,37 @@ pub struct NodeCounter(pub AtomicU64);
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
+    /// Ends the search on every thread. The search sets it itself when it reaches a limit.
     pub stop: &'a AtomicBool,
     /// Set while `go ponder` waits for `ponderhit`: no time limit applies, and the clock starts
     /// when it turns false.
     pub pondering: &'a AtomicBool,
     pub counters: &'a [NodeCounter],
+    /// Set from outside (the GUI's `stop`, `quit`): the main thread turns it into `stop` within
+    /// a thousand nodes. Apart from `stop`, so that a search that reached its own limit is
+    /// still told from one the GUI ended (after `go infinite` only the latter answers).
+    pub abort: &'a AtomicBool,
 }
 
-impl Shared<'_> {
+/// An `abort` flag that nothing sets, for searches nobody ends from outside.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+impl<'a> Shared<'a> {
+    /// Shared state that only the search's own limits end.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        stop: &'a AtomicBool,
+        pondering: &'a AtomicBool,
+        counters: &'a [NodeCounter],
+    ) -> Shared<'a> {
+        Shared { tt, stop, pondering, counters, abort: &NEVER }
+    }
+
+    /// The same, ended also when `abort` is set.
+    pub fn with_abort(self, abort: &'a AtomicBool) -> Shared<'a> {
+        Shared { abort, ..self }
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.counters.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
     }
@@ -473,6 +496,9 @@ impl Worker {
             {
                 shared.stop.store(true, Ordering::Relaxed);
             }
+            if self.is_main && shared.abort.load(Ordering::Relaxed) {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.is_main && !self.pondering(shared) {
                 if let Some(hard) = self.budget.hard {
                     if self.clock_start.elapsed() >= hard {
@@ -649,7 +675,7 @@ mod tests {
             let tt = TranspositionTable::new(4);
             let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
             let counters = [NodeCounter::default()];
-            let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, counters: &counters };
+            let shared = Shared::new(&tt, &stop, &pondering, &counters);
             let pos =
                 Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
             let limits = Limits { depth: Some(7), ..Limits::default() };
@@ -658,6 +684,26 @@ mod tests {
         let a = run();
         assert!(a.best.is_some() && a.nodes > 0);
         assert_eq!(a, run());
+    }
+
+    #[test]
+    fn multipv_lines_after_the_first_leave_the_root_entry_alone() {
+        let tt = TranspositionTable::new(4);
+        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+        let counters = [NodeCounter::default()];
+        let shared = Shared::new(&tt, &stop, &pondering, &counters);
+        // The queen on h4 hangs: the first line (Nxh4) is far ahead of every other.
+        let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3").unwrap();
+        let limits = Limits { depth: Some(8), multipv: 4, ..Limits::default() };
+        let mut worker = Worker::new(0);
+        let result = worker.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
+        assert_eq!(result.best, Some(pos.parse_uci_move("f3h4").unwrap()));
+        // The root's entry describes the whole root: its move is the best line's, its score
+        // that line's score (the later lines searched without that move would say otherwise).
+        let entry = tt.probe(pos.key(), 0).expect("the root is stored");
+        assert_eq!(entry.mv, result.best);
+        assert_eq!(entry.score, result.score);
+        assert_eq!(entry.bound, crate::tt::Bound::Exact);
     }
 
     #[test]

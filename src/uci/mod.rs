@@ -2,9 +2,10 @@
 //! writes every line of protocol text.
 //!
 //! The loop never blocks on a search: `isready` is answered at once, `stop`, `ponderhit` and
-//! `quit` reach the search through atomics. Commands that change what a search reads (`position`,
-//! `setoption`, `ucinewgame`, a new `go`) first stop and join a running search, so its state is
-//! never changed under it and exactly one `bestmove` is written per `go`.
+//! `quit` reach the search through atomics. `go perft` and `bench` run the same way, on a thread
+//! of their own that `stop` and `quit` end. Commands that change what a search reads
+//! (`position`, `setoption`, `ucinewgame`, a new `go`) first stop and join a running job, so its
+//! state is never changed under it and exactly one `bestmove` is written per `go`.
 
 pub mod command;
 pub mod options;
@@ -34,8 +35,13 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
+/// A job on its own thread: a search (which gives its workers back), `go perft` or `bench`.
 struct Running {
-    handle: JoinHandle<Vec<Worker>>,
+    handle: JoinHandle<Option<Vec<Worker>>>,
+    /// A search (which the next command stops) or a task with an end of its own, `go perft` or
+    /// `bench` (which the next command waits for; only `stop` and `quit` end it early).
+    search: bool,
+    /// The GUI's `stop`: ends the job, and releases a search's answer after `go infinite`.
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
 }
@@ -91,7 +97,7 @@ impl Engine {
                 return;
             }
         }
-        self.finish_search();
+        self.settle();
     }
 
     /// Handles one line of input.
@@ -109,11 +115,11 @@ impl Engine {
             Command::IsReady => say("readyok"),
             Command::Register => {}
             Command::SetOption { name, value } => {
-                self.finish_search();
+                self.settle();
                 self.set_option(&name, value.as_deref());
             }
             Command::UciNewGame => {
-                self.finish_search();
+                self.settle();
                 if let Some(tt) = Arc::get_mut(&mut self.tt) {
                     tt.clear();
                 }
@@ -123,25 +129,31 @@ impl Engine {
                 self.history.clear();
             }
             Command::Position { start, moves } => {
-                self.finish_search();
+                self.settle();
                 self.set_position(start, &moves);
             }
             Command::Go(go) => {
-                self.finish_search();
+                self.settle();
                 self.go(go);
             }
             Command::GoPerft { depth } => {
-                self.finish_search();
-                let _ = print_divide(&self.position, depth, 1, 0, &mut std::io::stdout().lock());
+                self.settle();
+                let pos = self.position;
+                self.spawn_job("perft", move |stop| {
+                    // Written whole at the end: standard output stays free for `readyok`.
+                    let mut out = Vec::new();
+                    let _ = perft::print_divide(&pos, depth, 1, None, stop, &mut out);
+                    say(String::from_utf8_lossy(&out).trim_end());
+                });
             }
-            Command::Stop => self.finish_search(),
+            Command::Stop => self.stop_job(),
             Command::PonderHit => {
                 if let Some(running) = &self.running {
                     running.pondering.store(false, Ordering::Release);
                 }
             }
             Command::Quit => {
-                self.finish_search();
+                self.stop_job();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -158,8 +170,16 @@ impl Engine {
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
             }
             Command::Bench { depth } => {
-                self.finish_search();
-                crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), &mut std::io::stdout().lock());
+                self.settle();
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                self.spawn_job("bench", move |stop| {
+                    let (threads, hash, nnue) = (1, 16, crate::nnue::ON_BY_DEFAULT);
+                    let mut out = Vec::new();
+                    match crate::bench::run_with(depth, threads, hash, nnue, stop, &mut out) {
+                        Ok(()) => say(String::from_utf8_lossy(&out).trim_end()),
+                        Err(why) => say(&format!("info string error: {why}")),
+                    }
+                });
             }
             Command::Help => say(crate::cli::HELP.trim_end()),
             Command::Invalid(why) => say(&format!("info string error: {why}")),
@@ -169,13 +189,51 @@ impl Engine {
         Flow::Continue
     }
 
-    /// Stops a running search, waits for it (it writes its `bestmove`) and takes its workers back.
-    fn finish_search(&mut self) {
-        if let Some(running) = self.running.take() {
+    /// Runs `job` (`go perft`, `bench`) on a thread of its own, which `stop` and `quit` end
+    /// through the flag it is given.
+    fn spawn_job(&mut self, name: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new().name(name.into()).stack_size(16 << 20).spawn(move || {
+            job(&flag);
+            None
+        });
+        match spawned {
+            Ok(handle) => {
+                self.running =
+                    Some(Running { handle, search: false, stop, pondering: Arc::new(AtomicBool::new(false)) })
+            }
+            Err(e) => say(&format!("info string error: cannot start {name}: {e}")),
+        }
+    }
+
+    /// Before a command that reads or changes the engine's state (and at the end of input): a
+    /// running search is stopped, a running `go perft` or `bench` finished, as a script that
+    /// pipes `go perft 6` expects.
+    fn settle(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.search) {
+            self.stop_job();
+        } else {
+            self.join_job();
+        }
+    }
+
+    /// `stop` and `quit`: ends a running job of any kind at once.
+    fn stop_job(&mut self) {
+        if let Some(running) = &self.running {
             running.pondering.store(false, Ordering::Release);
             running.stop.store(true, Ordering::Release);
+        }
+        self.join_job();
+    }
+
+    /// Waits for a running job to end (a search writes its `bestmove`) and takes a search's
+    /// workers back.
+    fn join_job(&mut self) {
+        if let Some(running) = self.running.take() {
             match running.handle.join() {
-                Ok(workers) => self.workers = workers,
+                Ok(Some(workers)) => self.workers = workers,
+                Ok(None) => {}
                 Err(_) => {
                     // A search thread cannot panic in a correct build; if it did, start afresh.
                     say("info string error: search thread failed; state reset");
@@ -272,7 +330,7 @@ impl Engine {
             infinite: go.infinite || (unlimited && go.mate.is_none()),
             multipv: self.options.multipv,
         };
-        let wait_for_stop = go.infinite || go.ponder;
+        let infinite = go.infinite;
         let stop = Arc::new(AtomicBool::new(false));
         let pondering = Arc::new(AtomicBool::new(go.ponder));
         let tt = Arc::clone(&self.tt);
@@ -288,14 +346,16 @@ impl Engine {
         let handle = std::thread::Builder::new().name("search".into()).stack_size(16 << 20).spawn(move || {
             let started = Instant::now();
             let counters: Vec<NodeCounter> = workers.iter().map(|_| NodeCounter::default()).collect();
-            let shared = Shared { tt: &tt, stop: &thread_stop, pondering: &thread_pondering, counters: &counters };
+            // The search's own stop (a limit reached) is not the GUI's `stop`, which only
+            // `thread_stop` carries.
+            let search_stop = AtomicBool::new(false);
+            let shared = Shared::new(&tt, &search_stop, &thread_pondering, &counters).with_abort(&thread_stop);
             let mut printer = InfoPrinter { chess960, show_wdl };
             let wait = || {
-                // After `go infinite` or `go ponder`, the answer waits for `stop` / `ponderhit`.
-                while wait_for_stop
-                    && !thread_stop.load(Ordering::Acquire)
-                    && (limits.infinite || thread_pondering.load(Ordering::Acquire))
-                {
+                // After `go infinite` the answer waits for `stop`, after `go ponder` for
+                // `ponderhit` or `stop`, even when the search reached a depth, node or mate limit
+                // of its own.
+                while !thread_stop.load(Ordering::Acquire) && (infinite || thread_pondering.load(Ordering::Acquire)) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             };
@@ -342,10 +402,10 @@ impl Engine {
                 None => "bestmove 0000".to_string(),
             };
             say(&text);
-            workers
+            Some(workers)
         });
         match handle {
-            Ok(handle) => self.running = Some(Running { handle, stop, pondering }),
+            Ok(handle) => self.running = Some(Running { handle, search: true, stop, pondering }),
             Err(e) => {
                 say(&format!("info string error: cannot start the search thread: {e}"));
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
@@ -425,37 +485,4 @@ pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
-}
-
-/// Prints perft per root move, the total, and the speed (the `perft` output format).
-pub fn print_divide(
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-    hash_mb: usize,
-    out: &mut impl Write,
-) -> std::io::Result<u64> {
-    let start = Instant::now();
-    let hash = (hash_mb > 0).then(|| perft::PerftHash::new(hash_mb));
-    let chess960 = pos.is_chess960();
-    let (results, total) = if depth == 0 {
-        (Vec::new(), 1)
-    } else {
-        let results = perft::divide(pos, depth, threads, hash.as_ref());
-        let total = results.iter().map(|r| r.1).sum();
-        (results, total)
-    };
-    let elapsed = start.elapsed();
-    for (m, n) in &results {
-        writeln!(out, "{}: {n}", m.to_uci(chess960))?;
-    }
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
-    let secs = elapsed.as_secs_f64();
-    let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
-    let mode = if hash.is_some() { format!(", hashed ({hash_mb} MB)") } else { String::new() };
-    let plural = if threads == 1 { "" } else { "s" };
-    writeln!(out, "Time: {} ms, {nps} nps, {threads} thread{plural}{mode}", elapsed.as_millis())?;
-    out.flush()?;
-    Ok(total)
 }
