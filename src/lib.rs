@@ -23,6 +23,7 @@ pub mod tables;
 pub mod tt;
 pub mod tune;
 pub mod types;
+pub mod weights;
 pub mod uci;
 pub mod zobrist;
 

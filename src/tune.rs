@@ -1,4 +1,4 @@
-//! Texel tuner: fits the evaluation weights of `src/eval/params.rs` to game results.
+//! Texel tuner: fits the evaluation weights of `src/weights/params.rs` to game results.
 //!
 //! `corvid tune <file.epd> [--epochs N] [--limit N] [--threads N] [--lr X] [--reg X] [--time S] [--out FILE]`
 //!
@@ -413,7 +413,7 @@ mod tests {
 
     #[test]
     fn printed_source_matches_params_file() {
-        let text = include_str!("eval/params.rs");
+        let text = include_str!("weights/params.rs");
         assert_eq!(params_source(&current_params()), text);
     }
 

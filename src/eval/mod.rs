@@ -4,26 +4,19 @@
 //! game phase (knight and bishop 1, rook 2, queen 4; 24 in all), the endgame half scaled down in
 //! drawish endings, and returned from the side to move's point of view in centipawns.
 //!
-//! Files: `score` (the packed pair), `params` (every weight, written by the tuner), `layout`
-//! (the flat parameter vector), `psqt` (material + piece-square lookup), `pawns` (pawn structure,
-//! king shelter, pawn hash table), `terms` (everything else), `trace` (coefficients for the tuner
-//! and the `eval` breakdown).
+//! The weights themselves live below the position, in [`crate::weights`]. Files: `pawns` (pawn
+//! structure, king shelter, pawn hash table), `terms` (everything else), `trace` (coefficients
+//! for the tuner and the `eval` breakdown).
 
-mod layout;
-pub mod params;
 mod pawns;
-mod psqt;
-mod score;
 mod terms;
 mod trace;
 
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use layout::{Spec, NUM_PARAMS, SPECS, W};
+pub use crate::weights::{params, psqt, s, Score, Spec, NUM_PARAMS, SPECS, W};
 pub use pawns::{PawnEntry, PawnTable};
-pub use psqt::{psqt, psqt_sum};
-pub use score::{s, Score};
 pub use terms::{insufficient_material, phase, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
 pub use trace::{eval_report, trace, trace_terms, Coefficients, NoTrace, TermLine, Tracer};
 

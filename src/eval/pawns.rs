@@ -5,8 +5,8 @@
 //! thread, owned by the caller). Passed pawns are also stored so that the terms that depend on
 //! other pieces (a free path to promotion) can be added after the probe.
 
-use super::layout::{self as idx, W};
-use super::score::Score;
+use crate::weights::layout::{self as idx, W};
+use crate::weights::Score;
 use super::trace::{NoTrace, Tracer};
 use crate::position::Position;
 use crate::tables::pawn_attacks;

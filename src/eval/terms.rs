@@ -5,9 +5,9 @@
 //! tracer; the engine's `NoTrace` makes that free. Each side's terms are summed from its own
 //! point of view and the result is White's minus Black's.
 
-use super::layout::{self as idx, KING_ATTACK_LEN, W};
+use crate::weights::layout::{self as idx, KING_ATTACK_LEN, W};
 use super::pawns::{self, PawnEntry, PawnTable};
-use super::score::Score;
+use crate::weights::Score;
 use super::trace::Tracer;
 use crate::position::Position;
 use crate::tables::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};

@@ -62,7 +62,7 @@ fn evaluation_is_colour_symmetric() {
     for fen in FENS {
         let (a, b) = (pos(fen), pos(&mirror_fen(fen)));
         assert_eq!(evaluate(&a), evaluate(&b), "{fen} vs {}", mirror_fen(fen));
-        assert_eq!(psqt_sum(&a), -psqt_sum(&b), "{fen}");
+        assert_eq!(a.psq(), -b.psq(), "{fen}");
     }
 }
 
@@ -170,7 +170,7 @@ fn applied(fen: &str, index: usize) -> [i32; 2] {
 
 #[test]
 fn outposts_need_a_guard_and_no_enemy_pawn_that_can_chase() {
-    use super::layout::OUTPOST;
+    use crate::weights::layout::OUTPOST;
     // Knight on d5 guarded by e4; Black's pawns on a7 and h7 can never attack d5.
     assert_eq!(applied("4k3/p6p/8/3N4/4P3/8/8/4K3 w - - 0 1", OUTPOST), [1, 0]);
     // ... but a pawn on c7 can (c6), and without e4 nothing guards it.
@@ -182,7 +182,7 @@ fn outposts_need_a_guard_and_no_enemy_pawn_that_can_chase() {
 
 #[test]
 fn safe_checks_count_squares_the_defence_does_not_cover() {
-    use super::layout::SAFE_CHECK;
+    use crate::weights::layout::SAFE_CHECK;
     let knight = SAFE_CHECK + crate::types::PieceType::Knight.index();
     // Of the knight checks on g8 (e7, f6, h6) the knight on e4 reaches f6, and nothing guards it.
     assert_eq!(applied("6k1/5p1p/8/8/4N3/8/8/4K3 w - - 0 1", knight), [1, 0]);
@@ -192,7 +192,7 @@ fn safe_checks_count_squares_the_defence_does_not_cover() {
 
 #[test]
 fn pawn_push_threats_and_open_king_files() {
-    use super::layout::{KING_OPEN_FILE, THREAT_PAWN_PUSH};
+    use crate::weights::layout::{KING_OPEN_FILE, THREAT_PAWN_PUSH};
     // d4-d5 would attack the knight on e6; d5 is not attacked by a black pawn.
     assert_eq!(applied("4k3/8/4n3/8/3P4/8/8/4K3 w - - 0 1", THREAT_PAWN_PUSH), [1, 0]);
     // With a black pawn on c6 guarding d5 the push is not safe.
@@ -205,7 +205,7 @@ fn pawn_push_threats_and_open_king_files() {
 
 #[test]
 fn space_and_pawnless_flanks() {
-    use super::layout::{PAWNLESS_FLANK, SPACE};
+    use crate::weights::layout::{PAWNLESS_FLANK, SPACE};
     // Kings on g1 and b8, pawns only on the a- and b-files: White's flank (e-h) is bare.
     assert_eq!(applied("1k6/pp6/8/8/8/8/PP6/6K1 w - - 0 1", PAWNLESS_FLANK), [1, 0]);
     // Space from the start position: c3-f3 and c4-f4 for each side (c2-f2 hold pawns).
@@ -218,7 +218,7 @@ fn space_and_pawnless_flanks() {
 
 #[test]
 fn bishops_on_long_diagonals() {
-    use super::layout::LONG_DIAGONAL;
+    use crate::weights::layout::LONG_DIAGONAL;
     // A bishop on b2 sees d4 and e5 through an empty centre; a pawn on d4 blocks it.
     assert_eq!(applied("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", LONG_DIAGONAL), [1, 0]);
     assert_eq!(applied("4k3/8/8/8/3P4/8/1B6/4K3 w - - 0 1", LONG_DIAGONAL), [0, 0]);

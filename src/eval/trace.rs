@@ -5,8 +5,8 @@
 //! whose `ACTIVE` is `false`, so the calls compile away; [`Coefficients`] records, per parameter,
 //! how many times it was applied for White and for Black.
 
-use super::layout::{NUM_PARAMS, SPECS, W};
-use super::score::Score;
+use crate::weights::layout::{NUM_PARAMS, SPECS, W};
+use crate::weights::Score;
 use super::terms::{self, Outcome};
 use crate::position::Position;
 use crate::types::Color;

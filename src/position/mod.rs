@@ -26,7 +26,7 @@ pub use see::SEE_VALUES;
 
 use std::fmt;
 
-use crate::eval::{psqt, psqt_sum, Score};
+use crate::weights::{psqt, Score};
 use crate::tables::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
 };
@@ -418,7 +418,12 @@ impl Position {
         if self.compute_keys() != (self.key, self.pawn_key) {
             return Err("incremental key differs from the key computed from scratch".into());
         }
-        if psqt_sum(self) != self.psq {
+        let psq_sum = Color::ALL
+            .into_iter()
+            .flat_map(|c| PieceType::ALL.map(|pt| (c, pt)))
+            .flat_map(|(c, pt)| self.colored_pieces(c, pt).map(move |sq| psqt(Piece::new(c, pt), sq)))
+            .fold(Score::ZERO, |a, b| a + b);
+        if psq_sum != self.psq {
             return Err("incremental material/PSQT sum differs from the sum computed from scratch".into());
         }
         let mut fresh = *self;

@@ -9,8 +9,7 @@
 use super::layout::{PSQT_OF, W};
 use super::params;
 use super::score::Score;
-use crate::position::Position;
-use crate::types::{Color, Piece, PieceType, Square};
+use crate::types::{Piece, Square};
 
 /// `[piece][square]`: material + piece-square value, White positive.
 static TABLE: [[Score; 64]; 12] = build();
@@ -35,18 +34,4 @@ const fn build() -> [[Score; 64]; 12] {
 #[inline(always)]
 pub fn psqt(piece: Piece, sq: Square) -> Score {
     TABLE[piece.index()][sq.index()]
-}
-
-/// The sum of [`psqt`] over every piece on the board, computed from scratch.
-pub fn psqt_sum(pos: &Position) -> Score {
-    let mut sum = Score::ZERO;
-    for color in Color::ALL {
-        for pt in PieceType::ALL {
-            let piece = Piece::new(color, pt);
-            for sq in pos.colored_pieces(color, pt) {
-                sum += psqt(piece, sq);
-            }
-        }
-    }
-    sum
 }
