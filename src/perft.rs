@@ -152,7 +152,7 @@ impl PerftHash {
     /// available (with overcommit the allocation would succeed and the process be killed while
     /// filling it), or an allocation that fails.
     pub fn try_new(mb: usize) -> Option<PerftHash> {
-        if crate::tt::available_mb().is_some_and(|free| mb > free) {
+        if crate::memory::available_mb().is_some_and(|free| mb > free) {
             return None;
         }
         let wanted = (mb.max(1).checked_mul(1 << 20)?) / std::mem::size_of::<[AtomicU64; 2]>();

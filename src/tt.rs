@@ -135,7 +135,7 @@ impl TranspositionTable {
     /// reports available are refused up front: with overcommit the allocation itself would
     /// succeed and the process would be killed later, while the table is being filled.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
-        if available_mb().is_some_and(|free| mb > free) {
+        if crate::memory::available_mb().is_some_and(|free| mb > free) {
             return None;
         }
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
@@ -266,14 +266,6 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * 4).max(1)) as u32
     }
-}
-
-/// Memory available to new allocations, in MiB (Linux `MemAvailable`; `None` elsewhere).
-pub(crate) fn available_mb() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
 }
 
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u64) -> u64 {

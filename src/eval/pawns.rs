@@ -5,12 +5,12 @@
 //! thread, owned by the caller). Passed pawns are also stored so that the terms that depend on
 //! other pieces (a free path to promotion) can be added after the probe.
 
-use crate::weights::layout::{self as idx, W};
-use crate::weights::Score;
 use super::trace::{NoTrace, Tracer};
 use crate::position::Position;
 use crate::tables::pawn_attacks;
 use crate::types::{Bitboard, Color, File, PieceType, Square};
+use crate::weights::layout::{self as idx, W};
+use crate::weights::Score;
 
 /// A cached pawn evaluation.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]

@@ -5,13 +5,13 @@
 //! tracer; the engine's `NoTrace` makes that free. Each side's terms are summed from its own
 //! point of view and the result is White's minus Black's.
 
-use crate::weights::layout::{self as idx, KING_ATTACK_LEN, W};
 use super::pawns::{self, PawnEntry, PawnTable};
-use crate::weights::Score;
 use super::trace::Tracer;
 use crate::position::Position;
 use crate::tables::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::types::{Bitboard, Color, PieceType, Rank, Square};
+use crate::weights::layout::{self as idx, KING_ATTACK_LEN, W};
+use crate::weights::Score;
 
 /// The unscaled result: packed score (White's view, tempo included), phase and endgame scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,11 +5,11 @@
 //! whose `ACTIVE` is `false`, so the calls compile away; [`Coefficients`] records, per parameter,
 //! how many times it was applied for White and for Black.
 
-use crate::weights::layout::{NUM_PARAMS, SPECS, W};
-use crate::weights::Score;
 use super::terms::{self, Outcome};
 use crate::position::Position;
 use crate::types::Color;
+use crate::weights::layout::{NUM_PARAMS, SPECS, W};
+use crate::weights::Score;
 
 /// Receives every application of a weight: parameter `index` (see `layout.rs`), applied `count`
 /// times in favour of `color`.

@@ -26,8 +26,6 @@
 //! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
 //! `CRVDRES1` the hand-crafted evaluation.
 
-pub mod train;
-
 use once_cell::sync::Lazy;
 
 use crate::position::Position;
@@ -75,7 +73,7 @@ pub enum Base {
 impl Base {
     const ALL: [Base; 3] = [Base::None, Base::Psqt, Base::Hce];
 
-    fn magic(self) -> &'static [u8; 8] {
+    pub fn magic(self) -> &'static [u8; 8] {
         match self {
             Base::None => b"CRVDNET1",
             Base::Psqt => b"CRVDPSQ1",
@@ -109,15 +107,15 @@ mod embedded {
 static_assertions::const_assert_eq!(embedded::EMBEDDED_HIDDEN, HIDDEN);
 
 /// The embedded network, copied by `build.rs` (which checked its header and size).
-static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/corvid.nnue"));
+pub(crate) static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/corvid.nnue"));
 
 /// The quantised network.
 pub struct Network {
-    feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
-    feature_bias: [i16; HIDDEN],
+    pub(crate) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    pub(crate) feature_bias: [i16; HIDDEN],
     /// Per bucket: `[0]` applies to the side to move's half, `[1]` to the other.
-    output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
-    output_bias: [i32; OUTPUT_BUCKETS],
+    pub(crate) output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
+    pub(crate) output_bias: [i32; OUTPUT_BUCKETS],
     /// What the output is added to.
     pub base: Base,
 }

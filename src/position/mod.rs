@@ -26,11 +26,11 @@ pub use see::SEE_VALUES;
 
 use std::fmt;
 
-use crate::weights::{psqt, Score};
 use crate::tables::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
 };
 use crate::types::{Bitboard, CastleSide, Color, File, Move, Piece, PieceType, Rank, Square};
+use crate::weights::{psqt, Score};
 use crate::zobrist;
 
 /// Castling rights: bit `color * 2 + side` (side 0 = king side, 1 = queen side).

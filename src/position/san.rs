@@ -59,7 +59,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::Position;
+    use crate::position::Position;
 
     fn san(fen: &str, uci: &str) -> String {
         let pos = Position::from_fen(fen).unwrap();

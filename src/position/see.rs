@@ -88,7 +88,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::Position;
+    use crate::position::Position;
 
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
         let pos = Position::from_fen(fen).unwrap();

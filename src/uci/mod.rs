@@ -24,6 +24,25 @@ use crate::types::{Color, Move};
 use command::{Command, Go, Start};
 use options::{Change, Options};
 
+/// The UCI part of the help (`help` in the loop; `corvid help` adds the command line).
+pub const HELP: &str = "\
+UCI commands:
+  uci, debug [on|off], isready, setoption name <name> [value <v>], register, ucinewgame,
+  position startpos|fen <fen> [moves <m>...],
+  go [searchmoves <m>...] [ponder] [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>]
+     [movestogo <n>] [depth <n>] [nodes <n>] [mate <n>] [movetime <ms>] [infinite],
+  stop, ponderhit, quit
+Extensions:
+  go perft <depth>                        perft from the current position (stop ends it)
+  d                                       show the board, FEN, key, checkers and slider lookup
+  eval                                    the static evaluation: hand-crafted terms, network
+  bench [depth]                           as 'corvid bench' (stop ends it)
+  help                                    this text ('corvid help' lists the command line)
+Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
+  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
+  hand-crafted evaluation alone).
+";
+
 /// Engine name and version for `id name` and the banner.
 pub const NAME: &str = concat!("Corvid ", env!("CARGO_PKG_VERSION"));
 
@@ -181,7 +200,7 @@ impl Engine {
                     }
                 });
             }
-            Command::Help => say(crate::cli::HELP.trim_end()),
+            Command::Help => say(HELP.trim_end()),
             Command::Invalid(why) => say(&format!("info string error: {why}")),
             Command::Unknown(text) => eprintln!("unknown command: {text}"),
             Command::Empty => {}

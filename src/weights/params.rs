@@ -1,8 +1,9 @@
 //! Evaluation weights: every tunable parameter as a `Score` (midgame, endgame), white's view.
 //!
-//! Written by the Texel tuner (`corvid tune`, see `src/tune.rs`), which prints this whole file back
-//! in the same format; the order and flat offsets of the parameters live in `layout.rs`. Tables
-//! indexed by square are seen from White's side with a1 first; Black uses the vertical mirror.
+//! Written by the Texel tuner (`corvid tune`, see `src/tools/tune.rs`), which prints this whole
+//! file back in the same format; the order and flat offsets of the parameters live in
+//! `layout.rs`. Tables indexed by square are seen from White's side with a1 first; Black uses the
+//! vertical mirror.
 
 use super::score::{s, Score};
 

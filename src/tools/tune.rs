@@ -20,50 +20,23 @@ use std::time::Instant;
 use crate::eval::{self, Coefficients, MAX_PHASE, NUM_PARAMS, SCALE_NORMAL, SPECS, W};
 use crate::position::Position;
 
-/// Command-line options.
-struct Options {
-    file: String,
-    epochs: usize,
-    limit: usize,
-    threads: usize,
-    lr: f64,
-    reg: f64,
-    time_limit: f64,
-    out: Option<String>,
-}
-
-fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut opts = Options {
-        file: String::new(),
-        epochs: 2000,
-        limit: usize::MAX,
-        threads: 1,
-        lr: 1.0,
-        reg: 0.0,
-        time_limit: f64::INFINITY,
-        out: None,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-        let number = |name: &str, v: String| v.parse::<f64>().map_err(|_| format!("{name}: '{v}' is not a number"));
-        match arg.as_str() {
-            "--epochs" => opts.epochs = number(arg, value(arg)?)? as usize,
-            "--limit" => opts.limit = number(arg, value(arg)?)? as usize,
-            "--threads" => opts.threads = (number(arg, value(arg)?)? as usize).clamp(1, 256),
-            "--lr" => opts.lr = number(arg, value(arg)?)?,
-            "--reg" => opts.reg = number(arg, value(arg)?)?,
-            "--time" => opts.time_limit = number(arg, value(arg)?)?,
-            "--out" => opts.out = Some(value(arg)?),
-            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
-            _ if opts.file.is_empty() => opts.file = arg.clone(),
-            _ => return Err(format!("unexpected argument '{arg}'")),
-        }
-    }
-    if opts.file.is_empty() {
-        return Err(crate::cli::usage("tune"));
-    }
-    Ok(opts)
+/// What to fit and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `FEN [result]` lines.
+    pub file: String,
+    /// Adam steps over the whole data.
+    pub epochs: usize,
+    /// Read at most this many positions.
+    pub limit: usize,
+    pub threads: usize,
+    pub lr: f64,
+    /// L2 pull toward the starting weights.
+    pub reg: f64,
+    /// Seconds after which the fit stops.
+    pub time_limit: f64,
+    /// Where to write the weights as Rust source (`src/weights/params.rs`); `None`: standard output.
+    pub out: Option<String>,
 }
 
 /// One coefficient of a position: parameter index and White-minus-Black count.
@@ -298,9 +271,10 @@ fn fill_king_attack_tail(params: &mut [[f64; 2]], usage: &[f64]) {
 const HEADER: &str = "\
 //! Evaluation weights: every tunable parameter as a `Score` (midgame, endgame), white's view.
 //!
-//! Written by the Texel tuner (`corvid tune`, see `src/tune.rs`), which prints this whole file back
-//! in the same format; the order and flat offsets of the parameters live in `layout.rs`. Tables
-//! indexed by square are seen from White's side with a1 first; Black uses the vertical mirror.
+//! Written by the Texel tuner (`corvid tune`, see `src/tools/tune.rs`), which prints this whole
+//! file back in the same format; the order and flat offsets of the parameters live in
+//! `layout.rs`. Tables indexed by square are seen from White's side with a1 first; Black uses the
+//! vertical mirror.
 
 use super::score::{s, Score};
 ";
@@ -347,10 +321,10 @@ fn write_params(opts: &Options, params: &[[f64; 2]], usage: &[f64]) -> Result<()
 }
 
 /// Runs the tuner (`corvid tune ...`); returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, String> {
-    let opts = parse_options(args)?;
+/// Fits the weights and writes them (see the module header); progress on standard error.
+pub fn run(opts: &Options) -> Result<(), String> {
     let start = Instant::now();
-    let data = load(&opts)?;
+    let data = load(opts)?;
     if data.samples.is_empty() {
         return Err("no usable positions".into());
     }
@@ -386,7 +360,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
             eprintln!("epoch {epoch:5}  error {error:.6}  {elapsed:.0} s");
         }
         if epoch % 250 == 0 {
-            write_params(&opts, &params, &data.usage)?;
+            write_params(opts, &params, &data.usage)?;
         }
         if elapsed > opts.time_limit {
             eprintln!("time limit reached after epoch {epoch}");
@@ -403,8 +377,8 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         data.samples.len(),
         start.elapsed().as_secs_f64()
     );
-    write_params(&opts, &params, &data.usage)?;
-    Ok(0)
+    write_params(opts, &params, &data.usage)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -413,7 +387,7 @@ mod tests {
 
     #[test]
     fn printed_source_matches_params_file() {
-        let text = include_str!("weights/params.rs");
+        let text = include_str!("../weights/params.rs");
         assert_eq!(params_source(&current_params()), text);
     }
 

@@ -12,7 +12,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
-use super::{bucket, feature, Base, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::nnue::{bucket, feature, Base, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::types::{Color, PieceType};
@@ -294,7 +294,7 @@ fn mean_loss(p: &Params, data: &Data, samples: &[u32], threads: usize) -> f64 {
 
 /// The quantised network file of `p`.
 fn quantise(p: &Params, base: Base) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(super::Network::FILE_SIZE);
+    let mut bytes = Vec::with_capacity(Network::FILE_SIZE);
     bytes.extend_from_slice(base.magic());
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
@@ -419,53 +419,6 @@ fn split(n: usize) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// `corvid train <data> --out FILE [...]`.
-pub fn run(args: &[String]) -> Result<i32, String> {
-    let mut options = Options {
-        file: String::new(),
-        out: String::new(),
-        epochs: 30,
-        batch: 16384,
-        lr: 0.001,
-        lambda: 0.75,
-        threads: 1,
-        seed: 1,
-        decay_at: [0.6, 0.85],
-        base: Base::None,
-        init: None,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-        let number = |name: &str, v: String| v.parse::<f64>().map_err(|_| format!("{name}: '{v}' is not a number"));
-        match arg.as_str() {
-            "--epochs" => options.epochs = number(arg, value(arg)?)?.max(1.0) as usize,
-            "--batch" => options.batch = number(arg, value(arg)?)?.max(1.0) as usize,
-            "--lr" => options.lr = number(arg, value(arg)?)? as f32,
-            "--lambda" => options.lambda = (number(arg, value(arg)?)? as f32).clamp(0.0, 1.0),
-            "--threads" => options.threads = (number(arg, value(arg)?)? as usize).clamp(1, 256),
-            "--seed" => options.seed = number(arg, value(arg)?)? as u64,
-            "--out" => options.out = value(arg)?,
-            "--init" => options.init = Some(value(arg)?),
-            "--base" => {
-                options.base = match value(arg)?.as_str() {
-                    "none" => Base::None,
-                    "psqt" => Base::Psqt,
-                    "hce" => Base::Hce,
-                    other => return Err(format!("--base: '{other}' is not none, psqt or hce")),
-                }
-            }
-            _ if arg.starts_with("--") => return Err(format!("unknown option '{arg}'")),
-            _ if options.file.is_empty() => options.file = arg.clone(),
-            _ => return Err(format!("unexpected argument '{arg}'")),
-        }
-    }
-    if options.file.is_empty() || options.out.is_empty() {
-        return Err(crate::cli::usage("train"));
-    }
-    train(&options, &mut std::io::stdout())?;
-    Ok(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

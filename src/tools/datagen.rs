@@ -160,7 +160,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         }
                         let fen = fields[..6].join(" ");
                         let (Ok(pos), Some(result)) =
-                            (Position::from_fen(&fen), crate::tune::parse_result(&fields[6..].join(" ")))
+                            (Position::from_fen(&fen), crate::tools::tune::parse_result(&fields[6..].join(" ")))
                         else {
                             continue;
                         };

@@ -1,0 +1,477 @@
+//! The command line, the top layer: parses the arguments into a typed [`Subcommand`] (one parser,
+//! [`args`], for every subcommand) and runs it; with no arguments, the UCI loop.
+
+pub mod args;
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::nnue::Base;
+use crate::perft::{self, SuiteOptions};
+use crate::position::Position;
+use crate::tools::{datagen, epd, train, tune};
+use crate::uci::{self, Engine};
+use args::{required, switch, valued, Parsed, Spec};
+
+const THREADS: args::Flag = valued("--threads", "N", "threads (1-1024; default 1)");
+const HASH: args::Flag = valued("--hash", "MB", "hash table size in MiB");
+const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the default)");
+const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
+
+/// Every subcommand, in the order `corvid help` lists them.
+pub static SPECS: [Spec; 8] = [
+    Spec {
+        name: "perft",
+        operands: "<depth> [<fen>]",
+        arity: (1, 7),
+        about: "Count the leaf nodes of the legal move tree, one line per root move, then the total and the speed.",
+        flags: &[
+            THREADS,
+            valued("--hash", "MB", "a perft table of this size (default none)"),
+            switch("--chess960", "write castling as king takes rook"),
+        ],
+    },
+    Spec {
+        name: "perft-suite",
+        operands: "<file>",
+        arity: (1, 1),
+        about: "Check every ';Dk n' entry of an EPD perft suite; exit status 1 on any failure.",
+        flags: &[
+            valued("--max-depth", "D", "skip entries deeper than D (0-64)"),
+            THREADS,
+            valued("--hash", "MB", "a perft table of this size per thread (default none)"),
+            switch("--chess960", "accepted for symmetry with perft: castling is read from each FEN"),
+        ],
+    },
+    Spec {
+        name: "bench",
+        operands: "[depth]",
+        arity: (0, 1),
+        about: "Fixed-depth search of 44 positions (depth 1-64, default 13); last line '<N> nodes <M> nps'. \
+                With 1 thread and 16 MB, the defaults, N is the search's signature.",
+        flags: &[THREADS, valued("--hash", "MB", "hash table size in MiB (default 16)"), NNUE, HCE],
+    },
+    Spec {
+        name: "epd",
+        operands: "<file>",
+        arity: (1, 1),
+        about: "Solve an EPD test suite (bm/am in SAN), MS milliseconds a position.",
+        flags: &[valued("--movetime", "MS", "time per position (default 1000)"), THREADS, HASH],
+    },
+    Spec {
+        name: "tune",
+        operands: "<file.epd>",
+        arity: (1, 1),
+        about: "Fit the hand-crafted evaluation's weights to game results (Texel's method); \
+                lines are 'FEN [result]'.",
+        flags: &[
+            valued("--epochs", "N", "Adam steps over the whole data (default 2000)"),
+            valued("--limit", "N", "read at most N positions"),
+            THREADS,
+            valued("--lr", "X", "learning rate (default 1.0)"),
+            valued("--reg", "X", "L2 pull toward the starting weights (default 0)"),
+            valued("--time", "S", "stop after S seconds"),
+            valued("--out", "FILE", "write the weights as Rust source (src/weights/params.rs)"),
+        ],
+    },
+    Spec {
+        name: "datagen",
+        operands: "<out.epd>",
+        arity: (1, 1),
+        about: "Self-play at fixed nodes from randomised openings; writes quiet positions labelled with \
+                the result ('FEN [result]'; with --scores 'FEN | score | result', for train).",
+        flags: &[
+            valued("--games", "N", "games to play (default 100)"),
+            valued("--nodes", "N", "nodes a move (default 5000)"),
+            THREADS,
+            valued("--random-plies", "N", "random plies before recording (default 8)"),
+            valued("--seed", "N", "random seed (default 1)"),
+            switch("--scores", "write 'FEN | score | result'"),
+            NNUE,
+            HCE,
+        ],
+    },
+    Spec {
+        name: "label",
+        operands: "<in.epd> <out>",
+        arity: (2, 2),
+        about: "Search every 'FEN [result]' position for N nodes and write 'FEN | score | result' \
+                (positions in check and mate scores skipped).",
+        flags: &[valued("--nodes", "N", "nodes a position (default 5000)"), THREADS, NNUE, HCE],
+    },
+    Spec {
+        name: "train",
+        operands: "<data>",
+        arity: (1, 1),
+        about: "Train the evaluation network on 'FEN | score | result' lines.",
+        flags: &[
+            required("--out", "<net>", "the network file to write"),
+            valued("--epochs", "N", "passes over the data (default 30)"),
+            valued("--batch", "N", "positions a step (default 16384)"),
+            valued("--lr", "X", "learning rate (default 0.001)"),
+            valued("--lambda", "X", "weight of the search score against the result, 0-1 (default 0.75)"),
+            THREADS,
+            valued("--seed", "N", "random seed (default 1)"),
+            valued("--base", "none|psqt|hce", "what the output is added to (default none)"),
+            valued("--init", "<net>", "start from this network (of the same base) instead of random weights"),
+        ],
+    },
+];
+
+/// A parsed command line.
+#[derive(Debug)]
+pub enum Subcommand {
+    Uci,
+    Perft {
+        depth: u32,
+        fen: Option<String>,
+        threads: usize,
+        hash_mb: usize,
+        chess960: bool,
+    },
+    PerftSuite {
+        file: String,
+        options: SuiteOptions,
+    },
+    Bench {
+        depth: u32,
+        threads: usize,
+        hash_mb: usize,
+        use_nnue: bool,
+    },
+    Epd {
+        file: String,
+        movetime: Duration,
+        threads: usize,
+        hash_mb: usize,
+    },
+    Tune(tune::Options),
+    Datagen {
+        out: String,
+        options: datagen::Options,
+    },
+    Label {
+        input: String,
+        output: String,
+        nodes: u64,
+        threads: usize,
+        use_nnue: bool,
+    },
+    Train(train::Options),
+    /// `corvid help`, or `corvid <subcommand> --help`.
+    Help(Option<&'static Spec>),
+    Version,
+}
+
+/// The spec of subcommand `name`.
+pub fn spec(name: &str) -> Option<&'static Spec> {
+    SPECS.iter().find(|s| s.name == name)
+}
+
+/// The text of `corvid help`: every subcommand's synopsis and what it does, then the UCI part.
+pub fn help() -> String {
+    let mut text = String::from(
+        "Corvid, a UCI chess engine. Run without arguments it speaks UCI on standard input.\n\nCommand line:\n  \
+         corvid                                  start the UCI loop\n",
+    );
+    for spec in &SPECS {
+        text.push_str(&format!("  {}\n{}", spec.synopsis(), args::wrap(spec.about, "      ", 90)));
+    }
+    text.push_str("  corvid help [<subcommand>]              this text, or one subcommand's flags\n");
+    text.push_str("  corvid <subcommand> --help              the same\n\n");
+    text.push_str(uci::HELP);
+    text
+}
+
+fn threads(p: &Parsed) -> Result<usize, String> {
+    p.int("--threads", 1, 1, 1024)
+}
+
+/// The network switches: the last of `--nnue` and `--hce` wins; neither, the engine's default.
+fn use_nnue(p: &Parsed) -> bool {
+    match p.last_of(&["--nnue", "--hce"]) {
+        Some("--hce") => false,
+        Some(_) => true,
+        None => crate::nnue::ON_BY_DEFAULT,
+    }
+}
+
+/// Parses the arguments (without the program name).
+pub fn parse(args: &[String]) -> Result<Subcommand, String> {
+    let Some((name, rest)) = args.split_first() else {
+        return Ok(Subcommand::Uci);
+    };
+    match name.as_str() {
+        "help" | "--help" | "-h" => {
+            return match rest {
+                [] => Ok(Subcommand::Help(None)),
+                [sub] => spec(sub).map(|s| Subcommand::Help(Some(s))).ok_or_else(|| unknown(sub)),
+                _ => Err("usage: corvid help [<subcommand>]".into()),
+            }
+        }
+        "--version" | "-V" => return Ok(Subcommand::Version),
+        _ => {}
+    }
+    let spec = spec(name).ok_or_else(|| unknown(name))?;
+    let Some(p) = spec.parse(rest)? else {
+        return Ok(Subcommand::Help(Some(spec)));
+    };
+    let ops = &p.operands;
+    Ok(match spec.name {
+        "perft" => Subcommand::Perft {
+            depth: p.operand_int(0, "perft depth", 0, 64)?.unwrap_or(0),
+            fen: (ops.len() > 1).then(|| ops[1..].join(" ")),
+            threads: threads(&p)?,
+            hash_mb: p.int("--hash", 0, 0, 1 << 20)?,
+            chess960: p.switch("--chess960"),
+        },
+        "perft-suite" => Subcommand::PerftSuite {
+            file: ops[0].clone(),
+            options: SuiteOptions {
+                max_depth: p.int("--max-depth", u32::MAX, 0, 64)?,
+                threads: threads(&p)?,
+                hash_mb: p.int("--hash", 0, 0, 1 << 20)?,
+            },
+        },
+        "bench" => Subcommand::Bench {
+            depth: p.operand_int(0, "bench depth", 1, 64)?.unwrap_or(crate::bench::DEFAULT_DEPTH),
+            threads: threads(&p)?,
+            hash_mb: p.int("--hash", 16, 1, 1 << 25)?,
+            use_nnue: use_nnue(&p),
+        },
+        "epd" => Subcommand::Epd {
+            file: ops[0].clone(),
+            movetime: Duration::from_millis(p.int("--movetime", 1000, 1, 86_400_000)?),
+            threads: threads(&p)?,
+            hash_mb: p.int("--hash", 16, 1, 1 << 25)?,
+        },
+        "tune" => Subcommand::Tune(tune::Options {
+            file: ops[0].clone(),
+            epochs: p.int("--epochs", 2000, 0, 100_000_000)?,
+            limit: p.int("--limit", usize::MAX, 1, usize::MAX)?,
+            threads: p.int("--threads", 1, 1, 256)?,
+            lr: p.float("--lr", 1.0, 0.0, 1e6)?,
+            reg: p.float("--reg", 0.0, 0.0, 1e6)?,
+            time_limit: p.float("--time", f64::INFINITY, 0.0, f64::INFINITY)?,
+            out: p.text("--out"),
+        }),
+        "datagen" => Subcommand::Datagen {
+            out: ops[0].clone(),
+            options: datagen::Options {
+                games: p.int("--games", 100, 1, usize::MAX)?,
+                nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
+                threads: threads(&p)?,
+                random_plies: p.int("--random-plies", 8, 0, 200)?,
+                seed: p.int("--seed", 1, 0, u64::MAX)?,
+                scores: p.switch("--scores"),
+                use_nnue: use_nnue(&p),
+            },
+        },
+        "label" => Subcommand::Label {
+            input: ops[0].clone(),
+            output: ops[1].clone(),
+            nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
+            threads: threads(&p)?,
+            use_nnue: use_nnue(&p),
+        },
+        "train" => Subcommand::Train(train::Options {
+            file: ops[0].clone(),
+            out: p.text("--out").unwrap_or_default(),
+            epochs: p.int("--epochs", 30, 1, 1_000_000)?,
+            batch: p.int("--batch", 16384, 1, 1 << 24)?,
+            lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
+            lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
+            threads: p.int("--threads", 1, 1, 256)?,
+            seed: p.int("--seed", 1, 0, u64::MAX)?,
+            decay_at: [0.6, 0.85],
+            base: match p.text("--base").as_deref() {
+                None | Some("none") => Base::None,
+                Some("psqt") => Base::Psqt,
+                Some("hce") => Base::Hce,
+                Some(other) => return Err(format!("--base: '{other}' is not none, psqt or hce")),
+            },
+            init: p.text("--init"),
+        }),
+        other => unreachable!("subcommand '{other}' has a spec but no parser"),
+    })
+}
+
+fn unknown(name: &str) -> String {
+    format!("unknown subcommand '{name}' (try 'corvid help')")
+}
+
+/// Runs the command line; returns the process exit status (2 for a usage or input error).
+pub fn main(args: Vec<String>) -> i32 {
+    match parse(&args).and_then(run) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            2
+        }
+    }
+}
+
+/// Runs a parsed command line; returns the exit status.
+pub fn run(command: Subcommand) -> Result<i32, String> {
+    let never = AtomicBool::new(false);
+    let mut out = io::stdout().lock();
+    match command {
+        Subcommand::Uci => {
+            drop(out);
+            let stdin = io::stdin();
+            if stdin.is_terminal() {
+                println!(
+                    "{} by the Corvid developers, {} sliders (type 'help' for commands)",
+                    uci::NAME,
+                    crate::tables::SLIDER_LOOKUP
+                );
+            }
+            Engine::default().run(stdin.lock());
+        }
+        Subcommand::Help(None) => print!("{}", help()),
+        Subcommand::Help(Some(spec)) => print!("{}", spec.help()),
+        Subcommand::Version => println!("{}", uci::NAME),
+        Subcommand::Perft { depth, fen, threads, hash_mb, chess960 } => {
+            let mut pos = match fen {
+                None => Position::startpos(),
+                Some(fen) => Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?,
+            };
+            if chess960 {
+                pos.set_chess960(true);
+            }
+            let hash = match hash_mb {
+                0 => None,
+                mb => Some(perft::PerftHash::try_new(mb).ok_or(format!("--hash: cannot allocate {mb} MB"))?),
+            };
+            perft::print_divide(&pos, depth, threads, hash.as_ref(), &never, &mut out).map_err(|e| e.to_string())?;
+        }
+        Subcommand::PerftSuite { file, options } => return run_suite(&file, &options, &mut out),
+        Subcommand::Bench { depth, threads, hash_mb, use_nnue } => {
+            crate::bench::run_with(depth, threads, hash_mb, use_nnue, &never, &mut out)?;
+        }
+        Subcommand::Epd { file, movetime, threads, hash_mb } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+            epd::run(&text, movetime, threads, hash_mb, &mut out)?;
+        }
+        Subcommand::Tune(options) => tune::run(&options)?,
+        Subcommand::Datagen { out: file, options } => {
+            let mut writer = io::BufWriter::new(std::fs::File::create(&file).map_err(|e| format!("{file}: {e}"))?);
+            let (games, positions) = datagen::run(&options, &mut writer);
+            writer.flush().map_err(|e| format!("{file}: {e}"))?;
+            writeln!(out, "{games} games, {positions} positions written to {file}").map_err(|e| e.to_string())?;
+        }
+        Subcommand::Label { input, output, nodes, threads, use_nnue } => {
+            let text = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
+            let file = std::fs::File::create(&output).map_err(|e| format!("{output}: {e}"))?;
+            let mut writer = io::BufWriter::new(file);
+            let (read, written) = datagen::label(&text, nodes, threads, use_nnue, &mut writer);
+            writer.flush().map_err(|e| format!("{output}: {e}"))?;
+            writeln!(out, "{read} lines read, {written} positions written to {output}").map_err(|e| e.to_string())?;
+        }
+        Subcommand::Train(options) => train::train(&options, &mut out)?,
+    }
+    Ok(0)
+}
+
+fn run_suite(file: &str, options: &SuiteOptions, out: &mut impl Write) -> Result<i32, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let lines = perft::parse_suite(&text)?;
+    if !options.hash_fits() {
+        return Err(format!("--hash: cannot allocate {} MB for each of {} threads", options.hash_mb, options.threads));
+    }
+    let start = std::time::Instant::now();
+    let checks = perft::run_suite(&lines, options);
+    let (mut passed, mut failed, mut skipped, mut nodes) = (0, 0, 0, 0u64);
+    let mut reported_rejects = std::collections::HashSet::new();
+    for c in &checks {
+        match &c.got {
+            Ok(n) if *n == c.expected => passed += 1,
+            Ok(n) => {
+                failed += 1;
+                let _ =
+                    writeln!(out, "FAIL line {}: {} depth {} expected {} got {n}", c.line, c.fen, c.depth, c.expected);
+            }
+            Err(why) => {
+                skipped += 1;
+                if reported_rejects.insert(c.line) {
+                    let _ = writeln!(out, "SKIP line {}: {} rejected: {why}", c.line, c.fen);
+                }
+            }
+        }
+        nodes += c.got.as_ref().copied().unwrap_or(0);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let _ = writeln!(out, "{nodes} nodes in {secs:.2} s, {:.0} nps", nodes as f64 / secs.max(1e-9));
+    if skipped > 0 {
+        let _ = writeln!(out, "{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        let _ = writeln!(out, "{passed} passed, {failed} failed");
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_line(line: &str) -> Result<Subcommand, String> {
+        parse(&line.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn every_subcommand_has_a_synopsis_in_the_help() {
+        let help = help();
+        for spec in &SPECS {
+            assert!(help.contains(&spec.synopsis()), "{} missing from the help", spec.name);
+            assert!(spec.usage().starts_with(&format!("usage: corvid {}", spec.name)));
+        }
+        assert_eq!(
+            spec("perft").unwrap().usage(),
+            "usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]"
+        );
+        assert!(spec("train").unwrap().usage().ends_with("[--init <net>]"));
+        assert!(help.contains("UCI commands:"), "the UCI part follows");
+    }
+
+    #[test]
+    fn missing_arguments_are_answered_with_the_usage() {
+        for name in ["perft", "perft-suite", "epd", "tune", "datagen", "label", "train"] {
+            let e = parse_line(name).unwrap_err();
+            assert_eq!(e, spec(name).unwrap().usage(), "{name}");
+        }
+        assert_eq!(parse_line("bench 3 4").unwrap_err(), spec("bench").unwrap().usage());
+        assert_eq!(parse_line("train data.txt").unwrap_err(), spec("train").unwrap().usage(), "--out is required");
+    }
+
+    #[test]
+    fn values_are_typed_and_checked() {
+        match parse_line("perft 5 8/8/8/8/8/8/8/K6k w - - 0 1 --threads 2 --hash 4").unwrap() {
+            Subcommand::Perft { depth: 5, fen: Some(fen), threads: 2, hash_mb: 4, chess960: false } => {
+                assert_eq!(fen, "8/8/8/8/8/8/8/K6k w - - 0 1")
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_line("bench --hce 9 --nnue").unwrap() {
+            Subcommand::Bench { depth: 9, threads: 1, hash_mb: 16, use_nnue: true } => {}
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            "perft 65",
+            "perft x",
+            "bench 0",
+            "bench 3 --threads 0",
+            "datagen out --nodes lots",
+            "train d --out n --lambda 2",
+            "train d --out n --base nnue",
+            "epd f --movetime -5",
+        ] {
+            let e = parse_line(bad).unwrap_err();
+            assert!(!e.starts_with("usage"), "{bad}: a value error names the value: {e}");
+        }
+        assert!(matches!(parse_line("datagen --help"), Ok(Subcommand::Help(Some(s))) if s.name == "datagen"));
+        assert!(matches!(parse_line("help label"), Ok(Subcommand::Help(Some(s))) if s.name == "label"));
+        assert!(parse_line("help frobnicate").is_err());
+        assert!(matches!(parse_line(""), Ok(Subcommand::Uci)));
+    }
+}

@@ -1,0 +1,110 @@
+//! The crate's layers, bottom up: each module may use only modules of a lower layer (or itself),
+//! so the engine reads bottom-up and a layer changes without touching the ones below. Checked
+//! over the source text: every `crate::<module>` outside comments.
+
+use std::path::Path;
+
+/// Layers, lowest first; modules in one layer do not use each other.
+const LAYERS: &[&[&str]] = &[
+    &["types", "rng", "memory"],
+    &["tables", "zobrist", "weights", "movelist"],
+    &["position"],
+    &["perft"],
+    &["eval"],
+    &["nnue"],
+    &["tt"],
+    &["search"],
+    &["bench"],
+    &["uci"],
+    &["tools"],
+    &["cli"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The top-level module a source file belongs to (`src/search/picker.rs` -> `search`).
+fn module_of(path: &Path, src: &Path) -> String {
+    let rel = path.strip_prefix(src).unwrap();
+    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+    first.trim_end_matches(".rs").to_string()
+}
+
+fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The `crate::<module>` names a line of code uses (comments and strings' contents aside from
+/// code are not told apart; comments are dropped).
+fn uses(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        found.push(name);
+    }
+    // `use crate::{a, b::c}` groups.
+    if let Some(group) = code.trim_start().strip_prefix("use crate::{") {
+        for item in group.split([',', '}']) {
+            let name: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            // Lower case: a module (an item of a nested group, `a::{B, C}`, is not one).
+            if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                found.push(name);
+            }
+        }
+    }
+    // The `{` of a group is not a module name.
+    found.retain(|n| !n.is_empty());
+    found
+}
+
+#[test]
+fn every_module_uses_only_the_layers_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let mut violations = Vec::new();
+    for path in &all {
+        let module = module_of(path, &src);
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let Some(own) = layer(&module) else {
+            violations.push(format!("{}: module '{module}' has no layer in tests/layers.rs", path.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for used in uses(line) {
+                if used == module || used.is_empty() {
+                    continue;
+                }
+                match layer(&used) {
+                    Some(l) if l < own => {}
+                    _ => violations.push(format!("{}:{}: {module} uses {used}", path.display(), n + 1)),
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "layering broken:\n{}", violations.join("\n"));
+}
+
+#[test]
+fn the_checker_sees_uses() {
+    assert_eq!(uses("use crate::search::{Limits, Worker};"), vec!["search"]);
+    assert_eq!(uses("use crate::{eval, nnue::Base};"), vec!["eval", "nnue"]);
+    assert_eq!(uses("    let x = crate::tt::MATE; // crate::cli"), vec!["tt"]);
+    assert!(uses("//! see crate::cli").is_empty());
+    assert_eq!(uses("use crate::{eval::{Score, W}, tt};"), vec!["eval", "tt"]);
+    assert_eq!(uses("use crate::Position;"), vec!["Position"], "a root re-export has no layer: refused");
+}
