@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::position::Position;
-use crate::search::{run_threads, Limits, NodeCounter, Shared, Silent, Worker};
+use crate::search::{run_threads, Limits, NodeCounter, Request, Shared, Silent, Worker};
 use crate::tt::TranspositionTable;
 
 /// The depth `bench` searches to when none is given.
@@ -95,7 +95,7 @@ pub fn bench_with(
         tt.new_search();
         stop.store(false, Ordering::Relaxed);
         let shared = Shared::new(&tt, &stop, &pondering, &counters).with_abort(abort);
-        let results = run_threads(&mut workers, &pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent, || {});
+        let results = run_threads(&mut workers, &Request::new(&pos, &limits), &shared, &mut Silent, || {});
         if abort.load(Ordering::Relaxed) {
             return Ok(None);
         }

@@ -36,8 +36,11 @@ use std::sync::OnceLock;
 use arrayvec::ArrayVec;
 
 use super::history::{self, NO_CONTEXT};
+use super::is_material_or_fifty_draw;
+use super::iterative::Search;
+use super::params::*;
 use super::picker::{captured_type, MovePicker};
-use super::{is_material_or_fifty_draw, Shared, Worker};
+use super::worker::Worker;
 use crate::eval;
 use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
@@ -52,7 +55,7 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+                *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
         t
@@ -109,16 +112,6 @@ impl Worker {
         }
     }
 
-    /// [`Self::evaluate`] for a position the table does not know, whose evaluation the table
-    /// then keeps (no bound, no depth) for the next visit: most nodes end in a cut-off that
-    /// stores nothing (a null move, reverse futility, stand pat), and their positions recur.
-    #[inline]
-    fn evaluate_and_store(&mut self, pos: &Position, ply: usize, shared: &Shared) -> i32 {
-        let eval = self.evaluate(pos, ply);
-        shared.tt.store(pos.key(), None, 0, eval, -1, Bound::None, ply);
-        eval
-    }
-
     /// The continuation contexts of the node at `ply`: the moves one, two and four plies back.
     #[inline]
     fn contexts(&self, ply: usize) -> history::Contexts {
@@ -162,8 +155,39 @@ impl Worker {
         }
         false
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
+impl Search<'_> {
+    /// [`Worker::evaluate`] for a position the table does not know, whose evaluation the table
+    /// then keeps (no bound, no depth) for the next visit: most nodes end in a cut-off that
+    /// stores nothing (a null move, reverse futility, stand pat), and their positions recur.
+    #[inline]
+    fn evaluate_and_store(&mut self, pos: &Position, ply: usize) -> i32 {
+        let eval = self.evaluate(pos, ply);
+        self.shared.tt.store(pos.key(), None, 0, eval, -1, Bound::None, ply);
+        eval
+    }
+
+    /// Steps from the node at `ply`, whose key is `key`, into `child`, reached by `mv` with
+    /// continuation context `cont` (`None` and `NO_CONTEXT` for a null move): the child's
+    /// accumulator, the ply's move and context, the parent's key on the repetition stack. Every
+    /// child is entered here and left with [`Search::leave`].
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, key: u64, child: &Position, mv: Option<Move>, cont: history::Context) {
+        if self.use_nnue {
+            self.nnue.push(ply + 1, child);
+        }
+        self.stack[ply].mv = mv;
+        self.stack[ply].cont = cont;
+        self.keys.push(key);
+    }
+
+    /// Undoes [`Search::enter`]'s key (the rest is overwritten by the next child).
+    #[inline(always)]
+    fn leave(&mut self) {
+        self.keys.pop();
+    }
+
     pub(super) fn negamax<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -172,13 +196,12 @@ impl Worker {
         mut beta: i32,
         ply: usize,
         cut_node: bool,
-        shared: &Shared,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(pos, alpha, beta, ply, shared);
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
         self.nodes += 1;
-        if self.check_stop(shared) {
+        if self.check_stop() {
             return 0;
         }
         let root = ply == 0;
@@ -204,7 +227,7 @@ impl Worker {
         }
 
         let key = pos.key();
-        let entry = shared.tt.probe(key, ply);
+        let entry = self.shared.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
             if !PV && excluded.is_none() && e.depth >= depth && bound_cuts(&e, alpha, beta) {
@@ -224,7 +247,7 @@ impl Worker {
         } else if let Some(e) = entry {
             e.eval
         } else {
-            self.evaluate_and_store(pos, ply, shared)
+            self.evaluate_and_store(pos, ply)
         };
         // Looked up once: the correction is read here and learned at the end of the node.
         let correction_keys = self.correction_keys(pos, ply);
@@ -236,29 +259,27 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
-            if depth <= 8 && eval.abs() < MATE_BOUND && eval - 80 * (depth - improving as i32) >= beta {
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Null-move pruning.
             let us = pos.side_to_move();
             let pieces = pos.colored(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
-            if depth >= 3
+            if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && pieces.is_nonempty()
                 && ply >= 1
                 && self.stack[ply - 1].mv.is_some()
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.stack[ply].mv = None;
-                self.stack[ply].cont = NO_CONTEXT;
-                self.keys.push(key);
+                let r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 let child = pos.make_null_move();
-                if self.use_nnue {
-                    self.nnue.push(ply + 1, &child);
-                }
-                let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, shared);
-                self.keys.pop();
+                self.enter(ply, key, &child, None, NO_CONTEXT);
+                let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
+                self.leave();
                 if self.stopped {
                     return 0;
                 }
@@ -269,13 +290,13 @@ impl Worker {
         }
 
         // ProbCut: a capture whose reduced search beats beta by a margin would cut this node.
-        let probcut_beta = beta + 200;
+        let probcut_beta = beta + PROBCUT_MARGIN;
         if !PV
             && !in_check
             && excluded.is_none()
-            && depth >= 5
+            && depth >= PROBCUT_MIN_DEPTH
             && beta.abs() < MATE_BOUND
-            && !entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+            && !entry.is_some_and(|e| e.depth >= depth - PROBCUT_TT_DEPTH && e.score < probcut_beta)
         {
             let noisy_tt = tt_move.filter(|m| m.is_capture() || m.is_promotion());
             let mut picker = MovePicker::new_quiescence(pos, noisy_tt);
@@ -284,38 +305,32 @@ impl Worker {
                     continue;
                 }
                 let child = pos.make_move(m);
-                shared.tt.prefetch(child.key());
-                if self.use_nnue {
-                    self.nnue.push(ply + 1, &child);
-                }
-                self.stack[ply].mv = Some(m);
-                self.stack[ply].cont = history::context(pos.moved_piece(m), m);
-                self.keys.push(key);
-                let mut score = -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1, shared);
+                self.shared.tt.prefetch(child.key());
+                self.enter(ply, key, &child, Some(m), history::context(pos.moved_piece(m), m));
+                let mut score = -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
                 if score >= probcut_beta {
                     score = -self.negamax::<false>(
                         &child,
-                        depth - 4,
+                        depth - PROBCUT_REDUCTION,
                         -probcut_beta,
                         -probcut_beta + 1,
                         ply + 1,
                         !cut_node,
-                        shared,
                     );
                 }
-                self.keys.pop();
+                self.leave();
                 if self.stopped {
                     return 0;
                 }
                 if score >= probcut_beta {
-                    shared.tt.store(key, Some(m), score, raw_eval, depth - 3, Bound::Lower, ply);
+                    self.shared.tt.store(key, Some(m), score, raw_eval, depth - PROBCUT_TT_DEPTH, Bound::Lower, ply);
                     return score;
                 }
             }
         }
 
         // Internal iterative reduction.
-        if depth >= 4 && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
             depth -= 1;
         }
 
@@ -333,7 +348,7 @@ impl Worker {
         let mut quiets: ArrayVec<(Piece, Move), 64> = ArrayVec::new();
         let mut noisies: ArrayVec<(Piece, Move, PieceType), 32> = ArrayVec::new();
         let side = pos.side_to_move();
-        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
             // At the root: the move's slot in `root_nodes` and the node count before it.
@@ -358,7 +373,7 @@ impl Worker {
             let gives_check = pos.gives_check(m);
             // Late-move pruning: past the limit only quiet checks are searched; the picker
             // yields no other quiet move after this one.
-            if !root && best_score > -MATE_BOUND && quiet && depth <= 8 && move_count > lmp_limit {
+            if !root && best_score > -MATE_BOUND && quiet && depth <= LMP_MAX_DEPTH && move_count > lmp_limit {
                 picker.skip_quiets();
                 if !gives_check {
                     continue;
@@ -368,35 +383,35 @@ impl Worker {
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
                     // History pruning: a quiet move that has failed here again and again.
-                    if depth <= 4 && history < -3_000 * depth {
+                    if depth <= HISTORY_PRUNE_MAX_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth {
                         continue;
                     }
-                    if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                    if !in_check
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    {
                         continue;
                     }
-                    if depth <= 8 && !pos.see_ge(m, -40 * depth * depth) {
+                    if depth <= SEE_QUIET_MAX_DEPTH && !pos.see_ge(m, -SEE_QUIET_MARGIN * depth * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(m, -90 * depth) {
+                } else if depth <= SEE_NOISY_MAX_DEPTH && !pos.see_ge(m, -SEE_NOISY_MARGIN * depth) {
                     continue;
                 }
             }
 
             let mut extension = gives_check as i32;
-            if let Some(e) = entry.filter(|_| !root && depth >= 8 && excluded.is_none() && Some(m) == tt_move) {
-                if matches!(e.bound, Bound::Lower | Bound::Exact) && e.depth >= depth - 3 && e.score.abs() < MATE_BOUND
+            if let Some(e) =
+                entry.filter(|_| !root && depth >= SINGULAR_MIN_DEPTH && excluded.is_none() && Some(m) == tt_move)
+            {
+                if matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.depth >= depth - SINGULAR_TT_DEPTH
+                    && e.score.abs() < MATE_BOUND
                 {
-                    let singular_beta = e.score - 2 * depth;
+                    let singular_beta = e.score - SINGULAR_MARGIN * depth;
                     self.stack[ply].excluded = Some(m);
-                    let score = self.negamax::<false>(
-                        pos,
-                        (depth - 1) / 2,
-                        singular_beta - 1,
-                        singular_beta,
-                        ply,
-                        cut_node,
-                        shared,
-                    );
+                    let score =
+                        self.negamax::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
                     self.stack[ply].excluded = None;
                     if self.stopped {
                         return 0;
@@ -404,7 +419,10 @@ impl Worker {
                     if score < singular_beta {
                         // Far below the margin: the only move by a distance, two plies deeper
                         // (a bounded number of times on one path).
-                        extension = if !PV && score < singular_beta - 20 && double_extensions < 6 { 2 } else { 1 };
+                        let double = !PV
+                            && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                            && double_extensions < DOUBLE_EXTENSIONS_MAX;
+                        extension = if double { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
                     } else if e.score >= beta || cut_node {
@@ -416,50 +434,46 @@ impl Worker {
             // Made after the singularity test, whose own children take the accumulator slot of
             // `ply + 1`.
             let child = pos.make_move(m);
-            shared.tt.prefetch(child.key());
-            if self.use_nnue {
-                self.nnue.push(ply + 1, &child);
-            }
+            self.shared.tt.prefetch(child.key());
+            self.enter(ply, key, &child, Some(m), history::context(piece, m));
             let new_depth = depth - 1 + extension;
-            self.stack[ply].mv = Some(m);
-            self.stack[ply].cont = history::context(piece, m);
             self.stack[ply + 1].double_extensions = double_extensions + (extension >= 2) as i32;
-            self.keys.push(key);
 
             let mut score;
             if move_count == 1 {
-                score = -self.negamax::<PV>(&child, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node, shared);
+                score = -self.negamax::<PV>(&child, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node);
             } else {
                 let mut r = 0;
-                if depth >= 3 && move_count > 1 + 2 * (PV as i32) && (quiet || !pos.see_ge(m, 0)) {
+                if depth >= LMR_MIN_DEPTH && move_count > 1 + 2 * (PV as i32) && (quiet || !pos.see_ge(m, 0)) {
                     r = lmr_table()[depth.min(63) as usize][move_count.min(63) as usize];
                     r += !PV as i32;
                     r += !improving as i32;
                     r += cut_node as i32;
                     r -= gives_check as i32;
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
-                    r -= history / 12_288;
+                    r -= history / LMR_HISTORY_DIVISOR;
                     r += (quiet && tt_noisy) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let reduced = new_depth - r;
-                score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true, shared);
+                score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
                 let mut full = new_depth;
                 if score > alpha && r > 0 {
                     // How far the reduced search beat the best move so far says how deep to
                     // look again: well above it, a ply deeper; barely, a ply shallower.
-                    let deeper = best_score > -MATE_BOUND && score > best_score + 40 + 2 * new_depth;
-                    let shallower = score < best_score + 10;
+                    let deeper =
+                        best_score > -MATE_BOUND && score > best_score + DEEPER_BASE + DEEPER_MARGIN * new_depth;
+                    let shallower = score < best_score + SHALLOWER_MARGIN;
                     full += deeper as i32 - shallower as i32;
                     if full > reduced {
-                        score = -self.negamax::<false>(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, shared);
+                        score = -self.negamax::<false>(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node);
                     }
                 }
                 if PV && score > alpha && score < beta {
-                    score = -self.negamax::<true>(&child, full, -beta, -alpha, ply + 1, false, shared);
+                    score = -self.negamax::<true>(&child, full, -beta, -alpha, ply + 1, false);
                 }
             }
-            self.keys.pop();
+            self.leave();
             if let Some((i, before)) = root_slot {
                 self.root_nodes[i] += self.nodes - before;
             }
@@ -529,20 +543,13 @@ impl Worker {
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
             self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - raw_eval);
         }
-        shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
+        self.shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
     }
 
-    fn qsearch<const PV: bool>(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        shared: &Shared,
-    ) -> i32 {
+    fn qsearch<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
-        if self.check_stop(shared) {
+        if self.check_stop() {
             return 0;
         }
         if PV {
@@ -558,7 +565,7 @@ impl Worker {
         }
 
         let key = pos.key();
-        let entry = shared.tt.probe(key, ply);
+        let entry = self.shared.tt.probe(key, ply);
         if let Some(e) = entry {
             if !PV && bound_cuts(&e, alpha, beta) {
                 return e.score;
@@ -572,7 +579,7 @@ impl Worker {
         if !in_check {
             raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.evaluate_and_store(pos, ply, shared),
+                None => self.evaluate_and_store(pos, ply),
             };
             static_eval = self.corrected(pos, &self.correction_keys(pos, ply), raw_eval);
             let stand_pat = sharpened(entry, static_eval);
@@ -593,7 +600,7 @@ impl Worker {
                 if m.promotion().is_none() && m.is_capture() {
                     let victim = if m.is_en_passant() { PieceType::Pawn } else { pos.piece_type_on(m.to()) };
                     let gain = crate::position::SEE_VALUES[victim.index()];
-                    if static_eval + gain + 200 <= alpha {
+                    if static_eval + gain + DELTA_MARGIN <= alpha {
                         continue;
                     }
                 }
@@ -602,14 +609,10 @@ impl Worker {
                 }
             }
             let child = pos.make_move(m);
-            if self.use_nnue {
-                self.nnue.push(ply + 1, &child);
-            }
             // The child's correction is looked up by this move.
-            self.stack[ply].cont = history::context(pos.moved_piece(m), m);
-            self.keys.push(key);
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, shared);
-            self.keys.pop();
+            self.enter(ply, key, &child, Some(m), history::context(pos.moved_piece(m), m));
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            self.leave();
             if self.stopped {
                 return 0;
             }
@@ -631,7 +634,7 @@ impl Worker {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        shared.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
+        self.shared.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }

@@ -12,11 +12,10 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{is_material_or_fifty_draw, Limits, NodeCounter, Shared, Silent, Worker};
+use crate::search::{is_material_or_fifty_draw, Limits, NodeCounter, Request, Shared, Silent, Worker};
 use crate::tt::{TranspositionTable, MATE_BOUND};
 use crate::types::Color;
 
@@ -75,7 +74,7 @@ fn play_game(rng: &mut Rng, options: &Options) -> (Vec<(String, i32)>, f32) {
         stop.store(false, Ordering::Relaxed);
         tt.new_search();
         let shared = Shared::new(&tt, &stop, &pondering, &counters);
-        let result = worker.search(&pos, &keys, &limits, Duration::ZERO, &[], &shared, &mut Silent);
+        let result = worker.search(&Request { history: &keys, ..Request::new(&pos, &limits) }, &shared, &mut Silent);
         let Some(best) = result.best else { return (fens, 0.5) };
         // Adjudicate clear wins to save time.
         if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND {
@@ -170,7 +169,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         stop.store(false, Ordering::Relaxed);
                         tt.new_search();
                         let shared = Shared::new(&tt, &stop, &pondering, &counters);
-                        let found = worker.search(&pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent);
+                        let found = worker.search(&Request::new(&pos, &limits), &shared, &mut Silent);
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;
                         }

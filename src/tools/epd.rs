@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::position::Position;
-use crate::search::{run_threads, vote, Limits, NodeCounter, Shared, Silent, Worker};
+use crate::search::{run_threads, vote, Limits, NodeCounter, Request, Shared, Silent, Worker};
 use crate::tt::TranspositionTable;
 
 /// One EPD record: the position and its `bm`/`am` moves in SAN, and its id.
@@ -75,7 +75,7 @@ pub fn run(
         let shared = Shared::new(&tt, &stop, &pondering, &counters);
         let limits = Limits { movetime: Some(movetime), ..Limits::default() };
         let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
-        let results = run_threads(&mut workers, &pos, &[], &limits, Duration::ZERO, &[], &shared, &mut Silent, || {});
+        let results = run_threads(&mut workers, &Request::new(&pos, &limits), &shared, &mut Silent, || {});
         let result = &results[vote(&results)];
         let san = result.best.map(|m| clean(&pos.to_san(m))).unwrap_or_default();
         let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Clock, Iteration, Limits, NodeCounter, Reporter, Score, ScoreBound, Shared, Worker};
+use crate::search::{
+    Clock, Iteration, Limits, NodeCounter, ReportedScore, Reporter, Request, ScoreBound, Shared, Worker,
+};
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Move};
 use command::{Command, Go, Start};
@@ -378,17 +380,9 @@ impl Engine {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             };
-            let results = crate::search::run_threads(
-                &mut workers,
-                &pos,
-                &history,
-                &limits,
-                overhead,
-                &searchmoves,
-                &shared,
-                &mut printer,
-                wait,
-            );
+            let request =
+                Request { root: &pos, history: &history, limits: &limits, overhead, searchmoves: &searchmoves };
+            let results = crate::search::run_threads(&mut workers, &request, &shared, &mut printer, wait);
             // With several threads the move comes from a vote; show the line it was chosen from.
             let chosen = crate::search::vote(&results);
             let result = &results[chosen];
@@ -396,7 +390,7 @@ impl Engine {
                 printer.iteration(&Iteration {
                     depth: result.depth,
                     seldepth: result.depth as usize,
-                    score: Score::from_internal(result.score),
+                    score: ReportedScore::from_internal(result.score),
                     bound: ScoreBound::Exact,
                     nodes: shared.total_nodes(),
                     time: started.elapsed(),
@@ -457,13 +451,13 @@ impl Reporter for InfoPrinter {
 /// the same with `-cp` for the other, the draw chance the rest. A and B were set so that the
 /// expected score `W + D/2` has the slope around 0 that the Texel tuner fitted to game results
 /// (K = 1.849) and a level position is about 70% drawn, as between strong engines.
-pub fn wdl(score: Score) -> [u32; 3] {
+pub fn wdl(score: ReportedScore) -> [u32; 3] {
     const A: f64 = 80.0;
     const B: f64 = 45.0;
     match score {
-        Score::Mate(n) if n > 0 => [1000, 0, 0],
-        Score::Mate(_) => [0, 0, 1000],
-        Score::Centipawns(cp) => {
+        ReportedScore::Mate(n) if n > 0 => [1000, 0, 0],
+        ReportedScore::Mate(_) => [0, 0, 1000],
+        ReportedScore::Centipawns(cp) => {
             let chance = |cp: f64| 1.0 / (1.0 + ((A - cp) / B).exp());
             let win = (chance(cp as f64) * 1000.0).round() as u32;
             let loss = ((chance(-cp as f64) * 1000.0).round() as u32).min(1000 - win);
@@ -480,8 +474,8 @@ fn nps(nodes: u64, time: Duration) -> u128 {
 /// The `info` line of one iteration.
 pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
     let mut score = match info.score {
-        Score::Centipawns(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
+        ReportedScore::Centipawns(cp) => format!("cp {cp}"),
+        ReportedScore::Mate(n) => format!("mate {n}"),
     };
     if show_wdl {
         let [w, d, l] = wdl(info.score);

@@ -1,0 +1,120 @@
+//! One search thread's own data, kept between searches until `ucinewgame`: killers and the
+//! histories, the pawn hash table, the network's accumulators, the key stack for repetitions, the
+//! per-ply stack and principal variations, and the limits of the running search.
+
+use std::time::Instant;
+
+use super::history::{self, History};
+use super::iterative::Search;
+use super::time::TimeBudget;
+use super::{Reporter, Request, SearchResult, Shared};
+use crate::eval::PawnTable;
+use crate::nnue::AccumulatorStack;
+use crate::tt::MAX_PLY;
+use crate::types::Move;
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+pub(super) struct PlyState {
+    pub(super) eval: i32,
+    /// The move that led to the next ply (`None` for a null move).
+    pub(super) mv: Option<Move>,
+    /// The continuation-history context of `mv` (`NO_CONTEXT` for a null move).
+    pub(super) cont: history::Context,
+    /// The move left out of this node's search while testing it for singularity.
+    pub(super) excluded: Option<Move>,
+    /// Double extensions on the path from the root to this ply.
+    pub(super) double_extensions: i32,
+}
+
+impl Default for PlyState {
+    fn default() -> PlyState {
+        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None, double_extensions: 0 }
+    }
+}
+
+/// One search thread's own data, kept between searches until `ucinewgame`.
+pub struct Worker {
+    pub(crate) history: Box<History>,
+    pub(crate) correction: history::Correction,
+    pub(crate) pawns: PawnTable,
+    /// The network's accumulators along the search path.
+    pub(super) nnue: Box<AccumulatorStack>,
+    /// Evaluate with the network (`UseNNUE`, on by default; else with the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// Keys of the game's earlier positions, then of the search path.
+    pub(super) keys: Vec<u64>,
+    /// Length of the game part of `keys`.
+    pub(super) root_keys: usize,
+    pub(super) stack: Vec<PlyState>,
+    pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(super) pv_len: Vec<usize>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    // limits of the running search
+    pub(super) start: Instant,
+    /// Where the time budget is counted from: `start`, or the moment of `ponderhit`.
+    pub(super) clock_start: Instant,
+    /// Whether this search began as `go ponder` and has not seen `ponderhit` yet.
+    pub(super) ponder_wait: bool,
+    pub(super) budget: TimeBudget,
+    pub(super) node_limit: u64,
+    pub(super) is_main: bool,
+    pub(super) id: usize,
+    pub(super) root_moves: Vec<Move>,
+    /// Nodes spent under each root move (same order as `root_moves`) in this search.
+    pub(super) root_nodes: Vec<u64>,
+    /// Root moves already given a line at this depth (`MultiPV`).
+    pub(super) excluded: Vec<Move>,
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        Worker::new(0)
+    }
+}
+
+impl Worker {
+    /// A fresh worker; thread `id` 0 is the main thread.
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            history: Box::default(),
+            correction: history::Correction::default(),
+            pawns: PawnTable::default(),
+            nnue: Box::new(AccumulatorStack::new(MAX_PLY + 8)),
+            use_nnue: crate::nnue::ON_BY_DEFAULT,
+            keys: Vec::with_capacity(1024),
+            root_keys: 0,
+            stack: vec![PlyState::default(); MAX_PLY + 8],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            start: Instant::now(),
+            clock_start: Instant::now(),
+            ponder_wait: false,
+            budget: TimeBudget { soft: None, hard: None },
+            node_limit: u64::MAX,
+            is_main: id == 0,
+            id,
+            root_moves: Vec::new(),
+            root_nodes: Vec::new(),
+            excluded: Vec::new(),
+        }
+    }
+
+    /// Forgets everything learned (`ucinewgame`).
+    pub fn clear(&mut self) {
+        let use_nnue = self.use_nnue;
+        *self = Worker::new(self.id);
+        self.use_nnue = use_nnue;
+    }
+
+    /// Searches `request.root` for `request.limits` and returns the best move found; progress
+    /// goes to `reporter` (the main thread's only).
+    pub fn search(&mut self, request: &Request, shared: &Shared, reporter: &mut dyn Reporter) -> SearchResult {
+        Search { worker: self, shared }.run(request, reporter)
+    }
+}
