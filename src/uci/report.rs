@@ -1,0 +1,87 @@
+//! Protocol text: `info` lines of the search, the WDL model of `UCI_ShowWDL`, and the writer
+//! every line goes through.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::search::{Iteration, ReportedScore, Reporter, ScoreBound};
+use crate::types::Move;
+
+/// Writes one line to standard output and flushes it (lines from the search thread and the loop
+/// never interleave: `println!` holds the stdout lock for the whole line).
+pub fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Which slider lookup this build runs and why (`d`, the banner, `bench`).
+pub fn lookup_line() -> String {
+    format!("Slider lookup: {} ({})", crate::tables::SLIDER_LOOKUP, crate::tables::LOOKUP_REASON)
+}
+
+/// Formats iterations as `info` lines.
+pub(super) struct InfoPrinter {
+    pub(super) chess960: bool,
+    pub(super) show_wdl: bool,
+}
+
+impl Reporter for InfoPrinter {
+    fn iteration(&mut self, info: &Iteration) {
+        say(&info_line(info, self.chess960, self.show_wdl));
+    }
+}
+
+/// Win, draw and loss chances in permille from a score (`UCI_ShowWDL`). Each side's winning
+/// chance is a logistic curve of the score: `1 / (1 + exp((A - cp) / B))` for the side to move,
+/// the same with `-cp` for the other, the draw chance the rest. A and B were set so that the
+/// expected score `W + D/2` has the slope around 0 that the Texel tuner fitted to game results
+/// (K = 1.849) and a level position is about 70% drawn, as between strong engines.
+pub fn wdl(score: ReportedScore) -> [u32; 3] {
+    const A: f64 = 80.0;
+    const B: f64 = 45.0;
+    match score {
+        ReportedScore::Mate(n) if n > 0 => [1000, 0, 0],
+        ReportedScore::Mate(_) => [0, 0, 1000],
+        ReportedScore::Centipawns(cp) => {
+            let chance = |cp: f64| 1.0 / (1.0 + ((A - cp) / B).exp());
+            let win = (chance(cp as f64) * 1000.0).round() as u32;
+            let loss = ((chance(-cp as f64) * 1000.0).round() as u32).min(1000 - win);
+            [win, 1000 - win - loss, loss]
+        }
+    }
+}
+
+/// Nodes per second of `nodes` searched in `time` (a time under 1 ms counts as 1 ms).
+pub(super) fn nps(nodes: u64, time: Duration) -> u128 {
+    nodes as u128 * 1000 / time.as_millis().max(1)
+}
+
+/// The `info` line of one iteration.
+pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
+    let mut score = match info.score {
+        ReportedScore::Centipawns(cp) => format!("cp {cp}"),
+        ReportedScore::Mate(n) => format!("mate {n}"),
+    };
+    if show_wdl {
+        let [w, d, l] = wdl(info.score);
+        score = format!("{score} wdl {w} {d} {l}");
+    }
+    let bound = match info.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let nps = nps(info.nodes, info.time);
+    let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
