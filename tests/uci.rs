@@ -242,18 +242,27 @@ fn a_ponder_search_that_reaches_its_depth_waits_for_ponderhit_or_stop() {
     }
 }
 
+impl Engine {
+    /// Starts `job` (`go perft 9`, `bench 30`: minutes of work), checks that `isready` is
+    /// answered at once while it runs and that `stop` ends it with `stopped`; returns the lines
+    /// up to that one.
+    fn job_answers_isready_and_stops(&mut self, job: &str, stopped: &str) -> Vec<String> {
+        self.send(job);
+        std::thread::sleep(Duration::from_millis(150));
+        let t = Instant::now();
+        self.send("isready");
+        self.wait_for("readyok", 1000);
+        assert!(t.elapsed() < Duration::from_millis(300), "isready waited {:?} for '{job}'", t.elapsed());
+        self.send("stop");
+        self.wait_for(stopped, 1000)
+    }
+}
+
 #[test]
 fn go_perft_runs_beside_the_loop_and_stops() {
     let mut e = Engine::start();
     e.send("position startpos");
-    e.send("go perft 9");
-    std::thread::sleep(Duration::from_millis(100));
-    let t = Instant::now();
-    e.send("isready");
-    e.wait_for("readyok", 1000);
-    assert!(t.elapsed() < Duration::from_millis(300), "isready waited {:?} for perft", t.elapsed());
-    e.send("stop");
-    let lines = e.wait_for("info string perft stopped", 1000);
+    let lines = e.job_answers_isready_and_stops("go perft 9", "info string perft stopped");
     assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")), "a stopped perft gives no total: {lines:?}");
     // The engine is whole afterwards: a new perft counts right.
     e.send("go perft 3");
@@ -268,14 +277,8 @@ fn go_perft_runs_beside_the_loop_and_stops() {
 #[test]
 fn bench_runs_beside_the_loop_and_stops() {
     let mut e = Engine::start();
-    e.send("bench 30");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    e.send("isready");
-    e.wait_for("readyok", 1000);
-    assert!(t.elapsed() < Duration::from_millis(300), "isready waited {:?} for bench", t.elapsed());
-    e.send("stop");
-    e.wait_for("info string bench stopped", 1000);
+    let lines = e.job_answers_isready_and_stops("bench 30", "info string bench stopped");
+    assert!(!lines.iter().any(|l| l.ends_with(" nps")), "a stopped bench gives no total: {lines:?}");
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(200));
     e.quits_within(Duration::from_millis(500));
