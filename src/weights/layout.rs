@@ -1,7 +1,7 @@
 //! The flat parameter vector: where each weight of `params.rs` sits, and the weights in one array.
 //!
 //! The evaluation reads every weight as `W[offset + i]` and reports the same index to its
-//! [`Tracer`](super::trace::Tracer), so the engine's score and the tuner's coefficients cannot
+//! [`Tracer`](crate::eval::Tracer), so the engine's score and the tuner's coefficients cannot
 //! disagree. [`SPECS`] lists the parameters in order, which is how the tuner enumerates, reads and
 //! prints them back as Rust source.
 
