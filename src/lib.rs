@@ -9,7 +9,7 @@
 //! 3. [`position`]: the `Copy` board with copy-make, FEN and legal move generation;
 //! 4. [`perft`];
 //! 5. [`eval`] (hand-crafted), then [`nnue`] (the network, which may add to it);
-//! 6. [`tt`], then [`search`], then [`bench`];
+//! 6. [`tt`], then [`search`], then [`bench`] and [`genfens`];
 //! 7. [`uci`], the protocol front;
 //! 8. [`tools`], the offline tools (self-play data, tuner, trainer, EPD suites): the engine never
 //!    imports them;
@@ -21,6 +21,7 @@
 pub mod bench;
 pub mod cli;
 pub mod eval;
+pub mod genfens;
 pub mod memory;
 pub mod movelist;
 pub mod nnue;

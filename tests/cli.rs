@@ -121,3 +121,30 @@ fn uci_loop_basics_and_bad_input() {
     // Nothing after quit is answered.
     assert_eq!(out.matches("readyok").count(), 1);
 }
+
+#[test]
+fn genfens_as_openbench_runs_it() {
+    let run = |args: &[&str]| {
+        let (code, out, _) = corvid(args, "");
+        assert_eq!(code, 0);
+        out.lines().filter_map(|l| l.strip_prefix("info string genfens ").map(str::to_string)).collect::<Vec<_>>()
+    };
+    let fens = run(&["genfens 8 seed 5 book None", "quit"]);
+    assert_eq!(fens.len(), 8);
+    let mut distinct = fens.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 8);
+    assert_eq!(fens, run(&["genfens 8 seed 5 book None", "quit"]), "deterministic by seed");
+    // An EvalFile given first (as OpenBench does for private networks) and a book that is not there.
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/corvid.nnue");
+    let (code, out, _) = corvid(
+        &[&format!("setoption name EvalFile value {net}"), "genfens 3 seed 1 book /nonexistent.epd", "quit"],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("info string error: genfens: book /nonexistent.epd"), "{out}");
+    assert_eq!(out.matches("info string genfens ").count(), 3, "{out}");
+    let (_, out, _) = corvid(&["genfens 0 seed 1 book None", "quit"], "");
+    assert!(out.contains("info string error: genfens"), "{out}");
+}

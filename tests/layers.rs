@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["nnue"],
     &["tt"],
     &["search"],
-    &["bench"],
+    &["bench", "genfens"],
     &["uci"],
     &["tools"],
     &["cli"],

@@ -566,3 +566,68 @@ fn the_network_evaluation_searches_and_reports() {
     assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
     assert_eq!(best, "h1h8");
 }
+
+/// The `network evaluation N cp` of `eval` in the current position.
+fn network_eval(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let lines = e.wait_for("network evaluation", 5_000);
+    let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    words[2].parse().unwrap()
+}
+
+#[test]
+fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_one_in_use() {
+    let dir = std::env::temp_dir().join(format!("corvid-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let embedded = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/corvid.nnue")).unwrap();
+    // Another network of the same layout: every output bias raised by 1.5 pawns' worth.
+    let mut other = embedded.clone();
+    let biases = other.len() - 32;
+    for chunk in other[biases..].chunks_exact_mut(4) {
+        let b = i32::from_le_bytes(chunk.try_into().unwrap()) + 150 * 255 * 64 / 400;
+        chunk.copy_from_slice(&b.to_le_bytes());
+    }
+    let mut overflowing = embedded.clone();
+    overflowing[12..14].copy_from_slice(&5000i16.to_le_bytes());
+    let files = [("other.nnue", &other[..]), ("short.nnue", &embedded[..1000]), ("overflow.nnue", &overflowing[..])];
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+
+    let mut e = Engine::start();
+    let lines = e.wait_for_option_list();
+    assert!(lines.iter().any(|l| l == "option name EvalFile type string default <embedded>"), "{lines:?}");
+    e.send("position startpos moves e2e4");
+    let base = network_eval(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", path("other.nnue")));
+    let lines = e.wait_for("info string EvalFile", 5_000);
+    assert!(lines.last().unwrap().contains("loaded"), "{lines:?}");
+    let white_to_move_gain = base - network_eval(&mut e);
+    assert!((140..=160).contains(&white_to_move_gain.abs()), "the new network evaluates: {white_to_move_gain}");
+    let (best, _) = e.search("position startpos moves e2e4", "go depth 6");
+    assert_ne!(best, "0000");
+    // Bad files are refused with the reason, and the loaded network stays.
+    for (name, reason) in
+        [("missing.nnue", "No such file"), ("short.nnue", "1000 bytes"), ("overflow.nnue", "feature weight 5000")]
+    {
+        e.send(&format!("setoption name EvalFile value {}", path(name)));
+        let lines = e.wait_for("info string error: EvalFile", 5_000);
+        let line = lines.last().unwrap();
+        assert!(line.contains(reason) && line.contains("still using") && line.contains("other.nnue"), "{line}");
+    }
+    e.send("position startpos moves e2e4");
+    assert_eq!(base - network_eval(&mut e), white_to_move_gain, "the network in use was kept");
+    e.send("setoption name EvalFile value <embedded>");
+    e.wait_for("info string EvalFile: the embedded network", 5_000);
+    assert_eq!(network_eval(&mut e), base);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+impl Engine {
+    /// Sends `uci` and returns the lines up to `uciok`.
+    fn wait_for_option_list(&mut self) -> Vec<String> {
+        self.send("uci");
+        self.wait_for("uciok", 5_000)
+    }
+}

@@ -123,6 +123,9 @@ pub static SPECS: [Spec; 8] = [
 #[derive(Debug)]
 pub enum Subcommand {
     Uci,
+    /// Arguments that are UCI commands (`corvid "genfens 8 seed 5 book None" quit`, as OpenBench
+    /// runs engines): each is handled as a line of input, then the program ends.
+    UciCommands(Vec<String>),
     Perft {
         depth: u32,
         fen: Option<String>,
@@ -179,6 +182,7 @@ pub fn help() -> String {
         text.push_str(&format!("  {}\n{}", spec.synopsis(), args::wrap(spec.about, "      ", 90)));
     }
     text.push_str("  corvid help [<subcommand>]              this text, or one subcommand's flags\n");
+    text.push_str("  corvid \"<uci command>\" ...             run UCI commands, then exit (OpenBench's genfens)\n");
     text.push_str("  corvid <subcommand> --help              the same\n\n");
     text.push_str(uci::HELP);
     text
@@ -211,6 +215,9 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             }
         }
         "--version" | "-V" => return Ok(Subcommand::Version),
+        _ if spec(name).is_none() && name.contains(char::is_whitespace) => {
+            return Ok(Subcommand::UciCommands(args.to_vec()))
+        }
         _ => {}
     }
     let spec = spec(name).ok_or_else(|| unknown(name))?;
@@ -328,6 +335,11 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
                 );
             }
             Engine::default().run(stdin.lock());
+        }
+        Subcommand::UciCommands(lines) => {
+            drop(out);
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            Engine::default().run(text.as_bytes());
         }
         Subcommand::Help(None) => print!("{}", help()),
         Subcommand::Help(Some(spec)) => print!("{}", spec.help()),
@@ -473,5 +485,8 @@ mod tests {
         assert!(matches!(parse_line("help label"), Ok(Subcommand::Help(Some(s))) if s.name == "label"));
         assert!(parse_line("help frobnicate").is_err());
         assert!(matches!(parse_line(""), Ok(Subcommand::Uci)));
+        let uci = parse(&["genfens 8 seed 5 book None".to_string(), "quit".to_string()]).unwrap();
+        assert!(matches!(uci, Subcommand::UciCommands(lines) if lines.len() == 2));
+        assert!(parse(&["frobnicate".to_string()]).is_err(), "one word that is no subcommand is an error");
     }
 }

@@ -26,6 +26,8 @@
 //! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
 //! `CRVDRES1` the hand-crafted evaluation.
 
+use std::sync::Arc;
+
 use once_cell::sync::Lazy;
 
 use crate::position::Position;
@@ -153,8 +155,13 @@ pub fn bucket(pos: &Position) -> usize {
 
 /// The embedded network, parsed once.
 pub fn network() -> &'static Network {
-    static NETWORK: Lazy<Network> =
-        Lazy::new(|| Network::from_bytes(EMBEDDED).expect("the embedded network is checked by a unit test"));
+    embedded()
+}
+
+/// The embedded network, shared (what a search uses unless `EvalFile` names another).
+pub fn embedded() -> &'static Arc<Network> {
+    static NETWORK: Lazy<Arc<Network>> =
+        Lazy::new(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is checked by a unit test")));
     &NETWORK
 }
 
@@ -168,6 +175,33 @@ impl Network {
     /// The size in bytes of a network file for this build's [`HIDDEN`].
     pub const FILE_SIZE: usize =
         8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
+
+    /// Reads a network file (`EvalFile`): a file of the wrong size is refused before it is read,
+    /// and its contents are checked as [`Network::from_bytes`] does. The error names the file.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let size = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.len();
+        if size != Self::FILE_SIZE as u64 {
+            return Err(format!("{path}: {size} bytes, a network of this build has {}", Self::FILE_SIZE));
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// The network's output for `pos` (its side to move) from a fresh accumulator: the whole
+    /// evaluation, or the correction to its base.
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        self.evaluate(&self.refresh(pos), pos.side_to_move(), bucket(pos))
+    }
+
+    /// The evaluation the search uses with this network: its output plus its base (0 where the
+    /// material cannot mate).
+    pub fn evaluate_full(&self, pos: &Position) -> i32 {
+        if crate::eval::insufficient_material(pos) {
+            0
+        } else {
+            self.base.value(pos) + self.evaluate_position(pos)
+        }
+    }
 
     /// Parses a network file (see the module header).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
@@ -344,7 +378,7 @@ mod tests;
 /// [`push`]: AccumulatorStack::push
 /// [`evaluate`]: AccumulatorStack::evaluate
 pub struct AccumulatorStack {
-    net: &'static Network,
+    net: Arc<Network>,
     entries: Vec<StackEntry>,
 }
 
@@ -359,7 +393,14 @@ impl AccumulatorStack {
     /// A stack for `plies` plies over the embedded network.
     pub fn new(plies: usize) -> AccumulatorStack {
         let entry = StackEntry { acc: Accumulator::default(), pos: Position::startpos(), computed: false };
-        AccumulatorStack { net: network(), entries: vec![entry; plies.max(1)] }
+        AccumulatorStack { net: Arc::clone(embedded()), entries: vec![entry; plies.max(1)] }
+    }
+
+    /// Evaluates with `net` from the next [`AccumulatorStack::reset`] on.
+    pub fn set_network(&mut self, net: &Arc<Network>) {
+        if !Arc::ptr_eq(&self.net, net) {
+            self.net = Arc::clone(net);
+        }
     }
 
     /// Starts a search at `root` (ply 0), computing its accumulator from scratch.
@@ -399,6 +440,11 @@ impl AccumulatorStack {
         self.net.base
     }
 
+    /// The network it evaluates with.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
     /// The position recorded at `ply`.
     pub fn position(&self, ply: usize) -> &Position {
         &self.entries[ply].pos
@@ -408,16 +454,11 @@ impl AccumulatorStack {
 /// The network's output for `pos` (its side to move), from a fresh accumulator: the whole
 /// evaluation, or the correction to its base.
 pub fn evaluate(pos: &Position) -> i32 {
-    let net = network();
-    net.evaluate(&net.refresh(pos), pos.side_to_move(), bucket(pos))
+    network().evaluate_position(pos)
 }
 
 /// The evaluation the search uses with `UseNNUE` on: the network's output plus its base (0 where
 /// the material cannot mate).
 pub fn evaluate_full(pos: &Position) -> i32 {
-    if crate::eval::insufficient_material(pos) {
-        0
-    } else {
-        network().base.value(pos) + evaluate(pos)
-    }
+    network().evaluate_full(pos)
 }

@@ -323,7 +323,10 @@ impl Position {
         let leapers = (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn))
             | (knight_attacks(sq) & self.pieces(PieceType::Knight))
             | (king_attacks(sq) & self.pieces(PieceType::King));
-        ((leapers & them) | (bishop_attacks(sq, occupied) & diag) | (rook_attacks(sq, occupied) & orth)).is_nonempty()
+        // A slider lookup (a load from a large table) only for sliders on an empty board's ray.
+        (leapers & them).is_nonempty()
+            || ((bishop_rays(sq) & diag).is_nonempty() && (bishop_attacks(sq, occupied) & diag).is_nonempty())
+            || ((rook_rays(sq) & orth).is_nonempty() && (rook_attacks(sq, occupied) & orth).is_nonempty())
     }
 
     /// Recomputes the squares whose moves lose castling rights.

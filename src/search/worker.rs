@@ -2,6 +2,7 @@
 //! histories, the pawn hash table, the network's accumulators, the key stack for repetitions, the
 //! per-ply stack and principal variations, and the limits of the running search.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::history::{self, History};
@@ -9,7 +10,7 @@ use super::iterative::Search;
 use super::time::TimeBudget;
 use super::{Reporter, Request, SearchResult, Shared};
 use crate::eval::PawnTable;
-use crate::nnue::AccumulatorStack;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::MAX_PLY;
 use crate::types::Move;
 
@@ -107,9 +108,15 @@ impl Worker {
 
     /// Forgets everything learned (`ucinewgame`).
     pub fn clear(&mut self) {
-        let use_nnue = self.use_nnue;
+        let (use_nnue, network) = (self.use_nnue, Arc::clone(self.nnue.network()));
         *self = Worker::new(self.id);
         self.use_nnue = use_nnue;
+        self.nnue.set_network(&network);
+    }
+
+    /// Evaluates with `net` from the next search on (`EvalFile`; the embedded network by default).
+    pub fn set_network(&mut self, net: &Arc<Network>) {
+        self.nnue.set_network(net);
     }
 
     /// Searches `request.root` for `request.limits` and returns the best move found; progress

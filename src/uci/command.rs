@@ -61,6 +61,12 @@ pub enum Command {
     Bench {
         depth: Option<u32>,
     },
+    /// `genfens <count> seed <seed> book <None|file> [extra...]` (OpenBench's opening builder).
+    Genfens {
+        count: usize,
+        seed: u64,
+        book: Option<String>,
+    },
     Help,
     /// A known command with bad arguments, with the reason.
     Invalid(String),
@@ -94,6 +100,14 @@ pub fn parse(line: &str) -> Command {
             Ok(d) if (1..=64).contains(&d) => Command::Bench { depth: Some(d) },
             _ => Command::Invalid(format!("bench depth must be a number from 1 to 64, not '{depth}'")),
         },
+        ["genfens", count, "seed", seed, "book", book, ..] => match (count.parse::<usize>(), seed.parse::<u64>()) {
+            (Ok(count), Ok(seed)) if (1..=100_000).contains(&count) => {
+                let book = (!book.eq_ignore_ascii_case("none")).then(|| book.to_string());
+                Command::Genfens { count, seed, book }
+            }
+            _ => Command::Invalid(format!("genfens: '{count}' is not a count from 1 to 100000 or '{seed}' not a seed")),
+        },
+        ["genfens", ..] => Command::Invalid("usage: genfens <count> seed <seed> book <None|file> [extra]".into()),
         ["position", rest @ ..] => parse_position(rest),
         ["go", "perft", depth] => match depth.parse::<u32>() {
             Ok(depth) if depth <= 64 => Command::GoPerft { depth },
@@ -243,6 +257,14 @@ mod tests {
         assert_eq!(parse(""), Command::Empty);
         assert_eq!(parse("debug off"), Command::Debug(false));
         assert_eq!(parse("bench 7"), Command::Bench { depth: Some(7) });
+        assert_eq!(parse("genfens 8 seed 5 book None"), Command::Genfens { count: 8, seed: 5, book: None });
+        assert_eq!(
+            parse("genfens 2 seed 9 book Books/x.epd extra words"),
+            Command::Genfens { count: 2, seed: 9, book: Some("Books/x.epd".into()) }
+        );
+        for bad in ["genfens", "genfens 8", "genfens 0 seed 1 book None", "genfens 8 seed x book None"] {
+            assert!(matches!(parse(bad), Command::Invalid(_)), "{bad}");
+        }
         assert!(matches!(parse("bench 0"), Command::Invalid(_)));
     }
 

@@ -127,7 +127,10 @@ impl Engine {
         let history = self.history.clone();
         let overhead = ms(self.options.move_overhead_ms);
         let mut workers = std::mem::take(&mut self.workers);
-        workers.iter_mut().for_each(|w| w.use_nnue = self.options.use_nnue);
+        for w in workers.iter_mut() {
+            w.use_nnue = self.options.use_nnue;
+            w.set_network(&self.network);
+        }
         let chess960 = pos.is_chess960();
         let show_wdl = self.options.show_wdl;
         let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));

@@ -17,6 +17,7 @@ mod report;
 use std::io::BufRead;
 use std::sync::Arc;
 
+use crate::nnue::Network;
 use crate::perft;
 use crate::position::Position;
 use crate::search::Worker;
@@ -39,6 +40,7 @@ Extensions:
   d                                       show the board, FEN, key, checkers and slider lookup
   eval                                    the static evaluation: hand-crafted terms, network
   bench [depth]                           as 'corvid bench' (stop ends it)
+  genfens <n> seed <s> book <None|file>   n openings for OpenBench, as 'info string genfens <fen>'
   help                                    this text ('corvid help' lists the command line)
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
   Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
@@ -56,6 +58,8 @@ pub struct Engine {
     options: Options,
     tt: Arc<TranspositionTable>,
     workers: Vec<Worker>,
+    /// The network the searches evaluate with (`EvalFile`).
+    network: Arc<Network>,
     running: Option<job::Running>,
     debug: bool,
 }
@@ -68,6 +72,7 @@ impl Default for Engine {
             history: Vec::new(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             workers: vec![Worker::new(0)],
+            network: Arc::clone(crate::nnue::embedded()),
             options,
             running: None,
             debug: false,
@@ -161,8 +166,9 @@ impl Engine {
             Command::Eval => {
                 say(&crate::eval::describe(&self.position));
                 let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
-                let (raw, full) = (crate::nnue::evaluate(&self.position), crate::nnue::evaluate_full(&self.position));
-                if crate::nnue::network().base != crate::nnue::Base::None {
+                let (raw, full) =
+                    (self.network.evaluate_position(&self.position), self.network.evaluate_full(&self.position));
+                if self.network.base != crate::nnue::Base::None {
                     say(&format!("network correction {} cp (White's view)", raw * sign));
                 }
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
@@ -178,6 +184,21 @@ impl Engine {
                         Err(why) => say(&format!("info string error: {why}")),
                     }
                 });
+            }
+            Command::Genfens { count, seed, book } => {
+                // Run here, to its end: OpenBench sends `quit` right after it.
+                self.settle();
+                let starts = match book.as_deref().map(crate::genfens::read_book) {
+                    None => Vec::new(),
+                    Some(Ok(starts)) => starts,
+                    Some(Err(why)) => {
+                        say(&format!("info string error: genfens: {why}; starting from the standard position"));
+                        Vec::new()
+                    }
+                };
+                for fen in crate::genfens::generate(count, seed, &starts) {
+                    say(&format!("info string genfens {fen}"));
+                }
             }
             Command::Help => say(HELP.trim_end()),
             Command::Invalid(why) => say(&format!("info string error: {why}")),
@@ -211,6 +232,19 @@ impl Engine {
                     tt.clear();
                 }
             }
+            Ok(Change::LoadNetwork(None)) => {
+                self.network = Arc::clone(crate::nnue::embedded());
+                self.options.eval_file = options::EMBEDDED.to_string();
+                say("info string EvalFile: the embedded network");
+            }
+            Ok(Change::LoadNetwork(Some(path))) => match Network::load(&path) {
+                Ok(net) => {
+                    say(&format!("info string EvalFile: loaded {path} ({:?} base)", net.base));
+                    self.network = Arc::new(net);
+                    self.options.eval_file = path;
+                }
+                Err(why) => say(&format!("info string error: EvalFile: {why}; still using {}", self.options.eval_file)),
+            },
             Err(why) => say(&format!("info string error: {why}")),
         }
     }

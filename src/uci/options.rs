@@ -15,7 +15,12 @@ pub struct Options {
     /// Evaluate with the network (`UseNNUE`, on by default); off: the hand-crafted, Texel-tuned
     /// evaluation alone.
     pub use_nnue: bool,
+    /// The network file in use (`EvalFile`); [`EMBEDDED`] for the one inside the binary.
+    pub eval_file: String,
 }
+
+/// `EvalFile`'s value for the network built into the binary.
+pub const EMBEDDED: &str = "<embedded>";
 
 impl Default for Options {
     fn default() -> Options {
@@ -28,6 +33,7 @@ impl Default for Options {
             multipv: 1,
             show_wdl: false,
             use_nnue: crate::nnue::ON_BY_DEFAULT,
+            eval_file: EMBEDDED.to_string(),
         }
     }
 }
@@ -47,6 +53,9 @@ pub enum Change {
     Resize(usize),
     /// Empty the hash table.
     ClearHash,
+    /// Load the network file at this path (`None`: the embedded network); `eval_file` changes
+    /// only when it loads.
+    LoadNetwork(Option<String>),
 }
 
 impl Options {
@@ -63,6 +72,7 @@ impl Options {
             format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
             format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
             format!("option name UseNNUE type check default {}", d.use_nnue),
+            format!("option name EvalFile type string default {}", d.eval_file),
         ]
     }
 
@@ -116,6 +126,11 @@ impl Options {
                 self.use_nnue = check()?;
                 Ok(Change::Stored)
             }
+            "evalfile" => match value.map(str::trim) {
+                None | Some("") => Ok(Change::LoadNetwork(None)),
+                Some(v) if v == EMBEDDED => Ok(Change::LoadNetwork(None)),
+                Some(path) => Ok(Change::LoadNetwork(Some(path.to_string()))),
+            },
             _ => Err(format!("no such option '{name}'")),
         }
     }
@@ -160,6 +175,10 @@ mod tests {
         assert_eq!(o.set("UCI_ShowWDL", Some("true")), Ok(Change::Stored));
         assert!(o.show_wdl);
         assert!(o.set("UCI_ShowWDL", Some("1")).is_err());
-        assert_eq!(o.declarations().len(), 9);
+        assert_eq!(o.set("EvalFile", Some(" nets/a.nnue ")), Ok(Change::LoadNetwork(Some("nets/a.nnue".into()))));
+        assert_eq!(o.set("evalfile", Some("<embedded>")), Ok(Change::LoadNetwork(None)));
+        assert_eq!(o.set("EvalFile", None), Ok(Change::LoadNetwork(None)));
+        assert_eq!(o.eval_file, EMBEDDED, "the engine records the file once it has loaded it");
+        assert_eq!(o.declarations().len(), 10);
     }
 }
