@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::nnue::Base;
 use crate::perft::{self, SuiteOptions};
 use crate::position::Position;
-use crate::tools::{datagen, epd, train, tune};
+use crate::tools::{datagen, epd, packed, train, tune};
 use crate::uci::{self, Engine};
 use args::{required, switch, valued, Parsed, Spec};
 
@@ -20,7 +20,7 @@ const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the defaul
 const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
 
 /// Every subcommand, in the order `corvid help` lists them.
-pub static SPECS: [Spec; 8] = [
+pub static SPECS: [Spec; 9] = [
     Spec {
         name: "perft",
         operands: "<depth> [<fen>]",
@@ -101,6 +101,15 @@ pub static SPECS: [Spec; 8] = [
         flags: &[valued("--nodes", "N", "nodes a position (default 5000)"), THREADS, NNUE, HCE],
     },
     Spec {
+        name: "convert",
+        operands: "<in> <out>",
+        arity: (2, 2),
+        about: "Convert training data: .vf (viriformat games), .bin (marlinformat positions, 32 bytes \
+                each) and any other name as 'FEN | score | result' text. Games become positions \
+                or text; positions and text convert into each other.",
+        flags: &[],
+    },
+    Spec {
         name: "train",
         operands: "<data>",
         arity: (1, 1),
@@ -162,6 +171,10 @@ pub enum Subcommand {
         use_nnue: bool,
     },
     Train(train::Options),
+    Convert {
+        input: String,
+        output: String,
+    },
     /// `corvid help`, or `corvid <subcommand> --help`.
     Help(Option<&'static Spec>),
     Version,
@@ -282,6 +295,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             threads: threads(&p)?,
             use_nnue: use_nnue(&p),
         },
+        "convert" => Subcommand::Convert { input: ops[0].clone(), output: ops[1].clone() },
         "train" => Subcommand::Train(train::Options {
             file: ops[0].clone(),
             out: p.text("--out").unwrap_or_default(),
@@ -382,6 +396,22 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             writeln!(out, "{read} lines read, {written} positions written to {output}").map_err(|e| e.to_string())?;
         }
         Subcommand::Train(options) => train::train(&options, &mut out)?,
+        Subcommand::Convert { input, output } => {
+            if input == output {
+                return Err(format!("convert: '{input}' is both input and output"));
+            }
+            let (from, to) = (packed::Format::of(&input), packed::Format::of(&output));
+            packed::Format::check(from, to)?;
+            let file = std::fs::File::open(&input).map_err(|e| format!("{input}: {e}"))?;
+            let mut reader = io::BufReader::new(file);
+            let file = std::fs::File::create(&output).map_err(|e| format!("{output}: {e}"))?;
+            let mut writer = io::BufWriter::new(file);
+            let (games, positions) =
+                packed::convert(&mut reader, from, &mut writer, to).map_err(|e| format!("{input}: {e}"))?;
+            writer.flush().map_err(|e| format!("{output}: {e}"))?;
+            writeln!(out, "{games} games, {positions} positions: {input} ({from:?}) -> {output} ({to:?})")
+                .map_err(|e| e.to_string())?;
+        }
     }
     Ok(0)
 }
@@ -448,7 +478,7 @@ mod tests {
 
     #[test]
     fn missing_arguments_are_answered_with_the_usage() {
-        for name in ["perft", "perft-suite", "epd", "tune", "datagen", "label", "train"] {
+        for name in ["perft", "perft-suite", "epd", "tune", "datagen", "label", "train", "convert"] {
             let e = parse_line(name).unwrap_err();
             assert_eq!(e, spec(name).unwrap().usage(), "{name}");
         }

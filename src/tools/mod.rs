@@ -6,5 +6,6 @@
 
 pub mod datagen;
 pub mod epd;
+pub mod packed;
 pub mod train;
 pub mod tune;
