@@ -46,6 +46,47 @@ fn book_position(line: &str) -> Option<Position> {
     Position::from_fen(&format!("{} {counters}", fields[..4].join(" "))).ok()
 }
 
+/// Random playable openings: random legal moves from a start, kept when a short search finds
+/// them balanced. Holds its own small table and search thread, so it never touches a game's.
+pub struct Openings {
+    tt: TranspositionTable,
+    worker: Worker,
+    limits: Limits,
+}
+
+impl Default for Openings {
+    fn default() -> Openings {
+        Openings {
+            tt: TranspositionTable::new(2),
+            worker: Worker::new(0),
+            limits: Limits { nodes: Some(SEARCH_NODES), ..Limits::default() },
+        }
+    }
+}
+
+impl Openings {
+    /// `plies` random legal moves from `start`, then the position if it has a legal move and
+    /// the search scores it within [`MAX_SCORE`]; `None` otherwise (try again).
+    pub fn try_one(&mut self, rng: &mut Rng, start: &Position, plies: usize) -> Option<Position> {
+        let mut pos = *start;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return None;
+            }
+            pos = pos.make_move(moves[rng.below(moves.len())]);
+        }
+        if !pos.has_legal_move() {
+            return None;
+        }
+        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+        let counters = [NodeCounter::default()];
+        let shared = Shared::new(&self.tt, &stop, &pondering, &counters);
+        let result = self.worker.search(&Request::new(&pos, &self.limits), &shared, &mut Silent);
+        (result.score.abs() < MATE_BOUND && result.score.abs() <= MAX_SCORE).then_some(pos)
+    }
+}
+
 /// `count` openings from `starts` (the standard position when empty), each as a FEN, in the
 /// order found. Stops early (with fewer) only if the starts cannot give that many distinct
 /// playable positions in `1000 x count` tries.
@@ -53,38 +94,67 @@ pub fn generate(count: usize, seed: u64, starts: &[Position]) -> Vec<String> {
     let standard = [Position::startpos()];
     let (starts, from_book) = if starts.is_empty() { (&standard[..], false) } else { (starts, true) };
     let mut rng = Rng::new(seed ^ 0x6E0F_E75E_ED00_0001);
-    let tt = TranspositionTable::new(2);
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let counters = [NodeCounter::default()];
-    let mut worker = Worker::new(0);
-    let limits = Limits { nodes: Some(SEARCH_NODES), ..Limits::default() };
+    let mut openings = Openings::default();
     let mut seen = HashSet::new();
     let mut found = Vec::with_capacity(count);
     let mut tries = 0usize;
     while found.len() < count && tries < count.saturating_mul(1000).max(1000) {
         tries += 1;
-        let mut pos = starts[rng.below(starts.len())];
+        let start = starts[rng.below(starts.len())];
         let plies = if from_book { 2 } else { 8 } + rng.below(2);
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+        if let Some(pos) = openings.try_one(&mut rng, &start, plies) {
+            if seen.insert(pos.key()) {
+                found.push(pos.to_fen());
             }
-            pos = pos.make_move(moves[rng.below(moves.len())]);
         }
-        if !pos.has_legal_move() || seen.contains(&pos.key()) {
-            continue;
-        }
-        stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        let shared = Shared::new(&tt, &stop, &pondering, &counters);
-        let result = worker.search(&Request::new(&pos, &limits), &shared, &mut Silent);
-        if result.score.abs() >= MATE_BOUND || result.score.abs() > MAX_SCORE {
-            continue;
-        }
-        seen.insert(pos.key());
-        found.push(pos.to_fen());
     }
     found
+}
+
+/// A Double Fischer Random start: each side's back rank drawn on its own from the 960 Chess960
+/// arrangements (bishops on squares of both colours, the king between the rooks), pawns in
+/// front, every castling right.
+pub fn dfrc_start(rng: &mut Rng) -> Position {
+    let white = chess960_rank(rng.below(960));
+    let black = chess960_rank(rng.below(960));
+    let rank = |pieces: [char; 8]| pieces.iter().collect::<String>();
+    let rooks = |pieces: [char; 8]| -> String {
+        pieces.iter().enumerate().filter(|(_, &c)| c == 'R').map(|(f, _)| (b'a' + f as u8) as char).rev().collect()
+    };
+    let fen = format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {}{} - 0 1",
+        rank(black).to_ascii_lowercase(),
+        rank(white),
+        rooks(white).to_ascii_uppercase(),
+        rooks(black)
+    );
+    Position::from_fen(&fen).expect("a Chess960 arrangement is a legal start")
+}
+
+/// Chess960 arrangement `n` (0-959) of the back rank, by the standard numbering: the two
+/// bishops from the lowest digits, then the queen, then the knights, then R K R in the rest.
+pub fn chess960_rank(n: usize) -> [char; 8] {
+    let mut rank = [' '; 8];
+    let mut n = n % 960;
+    rank[(n % 4) * 2 + 1] = 'B';
+    n /= 4;
+    rank[(n % 4) * 2] = 'B';
+    n /= 4;
+    let place = |rank: &mut [char; 8], index: usize, piece: char| {
+        let square = rank.iter().enumerate().filter(|(_, &c)| c == ' ').nth(index).map(|(i, _)| i);
+        rank[square.expect("a free square")] = piece;
+    };
+    place(&mut rank, n % 6, 'Q');
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (first, second) = KNIGHTS[n];
+    place(&mut rank, second, 'N');
+    place(&mut rank, first, 'N');
+    for piece in ['R', 'K', 'R'] {
+        place(&mut rank, 0, piece);
+    }
+    rank
 }
 
 #[cfg(test)]
@@ -105,6 +175,29 @@ mod tests {
             // 8 or 9 plies from the start: move 5 with White or Black to move.
             let fullmove: u32 = fen.split_whitespace().nth(5).unwrap().parse().unwrap();
             assert_eq!(fullmove, 5, "{fen}");
+        }
+    }
+
+    #[test]
+    fn chess960_numbering_and_dfrc_starts() {
+        // The standard numbering: 518 is the classical arrangement, 0 is BBQNNRKR.
+        assert_eq!(chess960_rank(518).iter().collect::<String>(), "RNBQKBNR");
+        assert_eq!(chess960_rank(0).iter().collect::<String>(), "BBQNNRKR");
+        let mut distinct = HashSet::new();
+        for n in 0..960 {
+            let rank = chess960_rank(n);
+            let at = |c: char| rank.iter().enumerate().filter(|(_, &p)| p == c).map(|(i, _)| i).collect::<Vec<_>>();
+            let (b, r, k) = (at('B'), at('R'), at('K'));
+            assert_eq!(b[0] % 2 + b[1] % 2, 1, "bishops on both colours: {rank:?}");
+            assert!(r[0] < k[0] && k[0] < r[1], "king between the rooks: {rank:?}");
+            assert!(distinct.insert(rank));
+        }
+        let mut rng = Rng::new(3);
+        for _ in 0..50 {
+            let pos = dfrc_start(&mut rng);
+            assert_eq!(Position::from_fen(&pos.to_fen()).unwrap().key(), pos.key(), "{}", pos.to_fen());
+            assert!(pos.has_legal_move());
+            assert_eq!(pos.castling().0, 15, "{}", pos.to_fen());
         }
     }
 

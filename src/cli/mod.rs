@@ -77,17 +77,21 @@ pub static SPECS: [Spec; 9] = [
     },
     Spec {
         name: "datagen",
-        operands: "<out.epd>",
+        operands: "<out>",
         arity: (1, 1),
-        about: "Self-play at fixed nodes from randomised openings; writes quiet positions labelled with \
-                the result ('FEN [result]'; with --scores 'FEN | score | result', for train).",
+        about: "Self-play from random balanced openings at a soft node limit a move. <out>.vf: whole \
+                games (viriformat); .bin: quiet positions (marlinformat); else text, 'FEN [result]' \
+                or with --scores 'FEN | score | result'. A bare file name goes into $CORVID_DATA \
+                (default ~/corvid-data). Appends: a stopped run resumes where it was, with a \
+                manifest beside the file (<out>.manifest) that says how to make it again.",
         flags: &[
-            valued("--games", "N", "games to play (default 100)"),
-            valued("--nodes", "N", "nodes a move (default 5000)"),
-            THREADS,
-            valued("--random-plies", "N", "random plies before recording (default 8)"),
+            valued("--games", "N", "the games the file should hold (default 100)"),
+            valued("--nodes", "N", "soft node limit a move (default 5000)"),
+            valued("--threads", "N", "threads (default: every core)"),
+            valued("--random-plies", "N", "random plies of the opening (default 8, one more half the time)"),
             valued("--seed", "N", "random seed (default 1)"),
-            switch("--scores", "write 'FEN | score | result'"),
+            switch("--scores", "text as 'FEN | score | result'"),
+            switch("--dfrc", "start from Double Fischer Random back ranks"),
             NNUE,
             HCE,
         ],
@@ -280,12 +284,19 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             out: ops[0].clone(),
             options: datagen::Options {
                 games: p.int("--games", 100, 1, usize::MAX)?,
+                first_game: 0,
                 nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
-                threads: threads(&p)?,
+                threads: p.int("--threads", std::thread::available_parallelism().map_or(1, |n| n.get()), 1, 1024)?,
                 random_plies: p.int("--random-plies", 8, 0, 200)?,
                 seed: p.int("--seed", 1, 0, u64::MAX)?,
-                scores: p.switch("--scores"),
                 use_nnue: use_nnue(&p),
+                output: match packed::Format::of(&ops[0]) {
+                    packed::Format::Games => datagen::Output::Games,
+                    packed::Format::Boards => datagen::Output::Boards,
+                    packed::Format::Text if p.switch("--scores") => datagen::Output::Scores,
+                    packed::Format::Text => datagen::Output::Tuner,
+                },
+                dfrc: p.switch("--dfrc"),
             },
         },
         "label" => Subcommand::Label {
@@ -381,12 +392,7 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             epd::run(&text, movetime, threads, hash_mb, &mut out)?;
         }
         Subcommand::Tune(options) => tune::run(&options)?,
-        Subcommand::Datagen { out: file, options } => {
-            let mut writer = io::BufWriter::new(std::fs::File::create(&file).map_err(|e| format!("{file}: {e}"))?);
-            let (games, positions) = datagen::run(&options, &mut writer);
-            writer.flush().map_err(|e| format!("{file}: {e}"))?;
-            writeln!(out, "{games} games, {positions} positions written to {file}").map_err(|e| e.to_string())?;
-        }
+        Subcommand::Datagen { out: name, options } => run_datagen(&name, options, &mut out)?,
         Subcommand::Label { input, output, nodes, threads, use_nnue } => {
             let text = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
             let file = std::fs::File::create(&output).map_err(|e| format!("{output}: {e}"))?;
@@ -414,6 +420,69 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         }
     }
     Ok(0)
+}
+
+/// `corvid datagen`: into the data folder, resuming a file that is there, with its manifest kept
+/// up to date after every game and a progress line on standard error.
+fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> Result<(), String> {
+    let path = datagen::data_path(name);
+    let shown = path.display().to_string();
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let settings = datagen::Manifest::settings(&options, name);
+    let (had_games, had_positions) = datagen::prepare_resume(&path, options.output, &settings)?;
+    if had_games >= options.games {
+        writeln!(out, "{shown} already holds {had_games} games").map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    let options = datagen::Options { first_game: had_games, ..options };
+    let file =
+        std::fs::OpenOptions::new().create(true).append(true).open(&path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut writer = io::BufWriter::new(file);
+    let mut manifest = datagen::Manifest { settings, games: had_games, positions: had_positions };
+    manifest.save(&path).map_err(|e| format!("{shown}.manifest: {e}"))?;
+    let (target, threads) = (options.games - had_games, options.threads);
+    eprintln!("datagen: {target} games into {shown} ({had_games} there), {threads} threads");
+    let mut last_line = std::time::Instant::now();
+    let mut manifest_error = None;
+    let mut progress = |p: datagen::Progress| {
+        manifest.games = had_games + p.games;
+        manifest.positions = had_positions + p.positions;
+        if let Err(e) = manifest.save(&path) {
+            manifest_error = Some(e.to_string());
+        }
+        if last_line.elapsed() >= std::time::Duration::from_secs(2) || p.games == target {
+            last_line = std::time::Instant::now();
+            let secs = p.elapsed.as_secs_f64().max(1e-3);
+            let rate = p.positions as f64 / secs;
+            let left = secs / p.games as f64 * (target - p.games) as f64;
+            eprintln!(
+                "games {}/{target}, positions {}, {rate:.0}/s ({:.0} a thread), {left:.0} s left",
+                p.games,
+                p.positions,
+                rate / threads as f64
+            );
+        }
+    };
+    let never = AtomicBool::new(false);
+    let done = datagen::run(&options, &mut writer, &mut progress, &never).map_err(|e| format!("{shown}: {e}"))?;
+    if let Some(e) = manifest_error {
+        return Err(format!("{shown}.manifest: {e}"));
+    }
+    let secs = done.elapsed.as_secs_f64().max(1e-3);
+    writeln!(
+        out,
+        "{} games, {} positions in {secs:.1} s ({:.0} positions/s, {:.0} a thread) written to {shown}; \
+         it holds {} games, {} positions",
+        done.games,
+        done.positions,
+        done.positions as f64 / secs,
+        done.positions as f64 / secs / threads as f64,
+        had_games + done.games,
+        had_positions + done.positions
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn run_suite(file: &str, options: &SuiteOptions, out: &mut impl Write) -> Result<i32, String> {

@@ -153,6 +153,14 @@ pub fn bucket(pos: &Position) -> usize {
     ((pos.occupied().count() as usize).saturating_sub(1) / 4).min(OUTPUT_BUCKETS - 1)
 }
 
+/// The commit this binary was built from (`unknown` outside a git checkout).
+pub const BUILD_COMMIT: &str = embedded::BUILD_COMMIT;
+
+/// A fingerprint of the embedded network (FNV-1a of its bytes), to name it in data manifests.
+pub fn embedded_id() -> u64 {
+    EMBEDDED.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
 /// The embedded network, parsed once.
 pub fn network() -> &'static Network {
     embedded()

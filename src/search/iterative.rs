@@ -130,6 +130,9 @@ impl Search<'_> {
             if depth == max_depth && limits.depth.is_some() && (self.is_main || limits.multipv <= 1) {
                 self.shared.stop.store(true, Ordering::Release);
             }
+            if limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
+                break;
+            }
             if let Some(mate) = limits.mate {
                 if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= mate as i32 {
                     break;

@@ -25,6 +25,9 @@ pub struct Clock {
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// No new iteration starts once the main thread has searched this many nodes (self-play
+    /// data: about the same effort a move, whole iterations only).
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<Duration>,
     /// Search for a mate in this many moves (stop once one is found).
     pub mate: Option<u32>,

@@ -1,129 +1,384 @@
-//! `corvid datagen`: self-play games at a fixed node count from randomised openings, writing
-//! quiet positions labelled with the game's result, in the format `corvid tune` reads:
-//! `<FEN> [1.0]` (White won), `[0.5]`, `[0.0]`.
+//! `corvid datagen`: self-play games for training, and `corvid label`.
 //!
-//! A position is kept when the side to move is not in check, the search's best move is quiet
-//! (no capture, no promotion) and the score is not a mate: the static evaluation should describe
-//! such positions without a tactical resolution pending.
+//! Each game starts from a random opening (8 or 9 random plies from the standard position, or
+//! from a Double Fischer Random start with `dfrc`, kept when a short search finds it balanced:
+//! [`crate::genfens::Openings`]) and is played with a soft node limit a move (no iteration
+//! starts past it). Clear wins are adjudicated (six plies in a row at 15 pawns or more), and so
+//! are dead draws (twelve plies in a row within 0.1 pawn after the 40th), besides mate,
+//! stalemate, repetition, the fifty-move rule and insufficient material.
 //!
-//! With `scores`, each line also carries the search's score, for training the network:
-//! `<FEN> | <score, centipawns, White's view> | <result, White's view: 1.0, 0.5, 0.0>`.
+//! The output is whole games in viriformat ([`Output::Games`], about 4 bytes a position, every
+//! move with its score: the trainer filters), or the positions worth training on: the side to
+//! move not in check, the best move quiet, the score not a mate: marlinformat boards
+//! ([`Output::Boards`], 32 bytes), `FEN | score | result` text ([`Output::Scores`]) or the
+//! tuner's `FEN [result]` ([`Output::Tuner`]). Scores and results are from White's view.
+//! Game `i` is played from a seed of its own, so games are the same whatever the threads, and
+//! a run resumed at game `i` goes on where the first stopped.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
+use super::packed::{self, Game, Wdl};
+use crate::genfens::{dfrc_start, Openings};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::{is_material_or_fifty_draw, Limits, NodeCounter, Request, Shared, Silent, Worker};
 use crate::tt::{TranspositionTable, MATE_BOUND};
 use crate::types::Color;
 
+/// What datagen writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// `FEN [result]` lines (`corvid tune`).
+    Tuner,
+    /// `FEN | score | result` lines.
+    Scores,
+    /// Marlinformat boards.
+    Boards,
+    /// Viriformat games.
+    Games,
+}
+
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The index one past the last game to play.
     pub games: usize,
+    /// The first game's index (the games a resumed run already has).
+    pub first_game: usize,
+    /// Soft node limit a move.
     pub nodes: u64,
     pub threads: usize,
-    /// Random plies played from the start position before recording.
+    /// Random plies before the game is recorded (one more half the time).
     pub random_plies: usize,
     pub seed: u64,
     /// Search with the network (else the hand-crafted evaluation).
     pub use_nnue: bool,
-    /// Write `FEN | score | result` lines (the network trainer's format) instead of `FEN [result]`.
-    pub scores: bool,
+    pub output: Output,
+    /// Double Fischer Random starts.
+    pub dfrc: bool,
 }
 
-/// Plays one game; returns the recorded FENs with the search score (White's view) and the result
-/// from White's view (1, 0.5, 0).
-fn play_game(rng: &mut Rng, options: &Options) -> (Vec<(String, i32)>, f32) {
-    let tt = TranspositionTable::new(8);
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let counters = [NodeCounter::default()];
-    let mut worker = Worker::new(0);
-    worker.use_nnue = options.use_nnue;
-    let limits = Limits { nodes: Some(options.nodes), ..Limits::default() };
+/// Where a run stands: games finished and positions written this run, and since when.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub games: usize,
+    pub positions: u64,
+    pub elapsed: Duration,
+}
 
-    // A random opening that still has moves for both sides.
-    let mut pos = Position::startpos();
-    let mut keys = Vec::new();
-    for _ in 0..options.random_plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        keys.push(pos.key());
-        pos = pos.make_move(moves[rng.below(moves.len())]);
+/// A played game and which of its positions are worth training on (quiet, not in check, no
+/// mate score).
+struct Played {
+    game: Game,
+    quiet: Vec<bool>,
+}
+
+/// One thread's searcher for self-play.
+struct Player {
+    tt: TranspositionTable,
+    worker: Worker,
+    openings: Openings,
+}
+
+impl Player {
+    fn new(use_nnue: bool) -> Player {
+        let mut worker = Worker::new(0);
+        worker.use_nnue = use_nnue;
+        Player { tt: TranspositionTable::new(8), worker, openings: Openings::default() }
     }
 
-    let mut fens = Vec::new();
-    let mut decisive = 0;
-    for _ply in 0..400 {
-        if !pos.has_legal_move() {
-            let result = match (pos.in_check(), pos.side_to_move()) {
-                (false, _) => 0.5,
-                (true, Color::White) => 0.0,
-                (true, Color::Black) => 1.0,
-            };
-            return (fens, result);
-        }
-        let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 2;
-        if is_material_or_fifty_draw(&pos) || repeated {
-            return (fens, 0.5);
-        }
-        stop.store(false, Ordering::Relaxed);
-        tt.new_search();
-        let shared = Shared::new(&tt, &stop, &pondering, &counters);
-        let result = worker.search(&Request { history: &keys, ..Request::new(&pos, &limits) }, &shared, &mut Silent);
-        let Some(best) = result.best else { return (fens, 0.5) };
-        // Adjudicate clear wins to save time.
-        if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND {
-            decisive += 1;
-            if decisive >= 6 {
-                let white_ahead = (result.score > 0) == (pos.side_to_move() == Color::White);
-                return (fens, if white_ahead { 1.0 } else { 0.0 });
+    fn play(&mut self, rng: &mut Rng, options: &Options) -> Played {
+        let start = loop {
+            let base = if options.dfrc { dfrc_start(rng) } else { Position::startpos() };
+            let plies = options.random_plies + rng.below(2);
+            if let Some(pos) = self.openings.try_one(rng, &base, plies) {
+                break pos;
             }
-        } else {
-            decisive = 0;
-        }
-        if !pos.in_check() && !best.is_capture() && !best.is_promotion() && result.score.abs() < MATE_BOUND {
-            let white_score = if pos.side_to_move() == Color::White { result.score } else { -result.score };
-            fens.push((pos.to_fen(), white_score));
-        }
-        keys.push(pos.key());
-        pos = pos.make_move(best);
+        };
+        self.tt.clear();
+        self.worker.clear();
+        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+        let counters = [NodeCounter::default()];
+        let nodes = options.nodes.max(1);
+        let limits = Limits { nodes: Some(nodes.saturating_mul(10)), soft_nodes: Some(nodes), ..Limits::default() };
+        let (mut pos, mut keys) = (start, Vec::new());
+        let (mut moves, mut quiet) = (Vec::new(), Vec::new());
+        let (mut decisive, mut level) = (0, 0);
+        let wdl = loop {
+            if !pos.has_legal_move() {
+                break match (pos.in_check(), pos.side_to_move()) {
+                    (false, _) => Wdl::Draw,
+                    (true, Color::White) => Wdl::BlackWin,
+                    (true, Color::Black) => Wdl::WhiteWin,
+                };
+            }
+            let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 2;
+            if is_material_or_fifty_draw(&pos) || repeated || moves.len() >= 400 {
+                break Wdl::Draw;
+            }
+            stop.store(false, Ordering::Relaxed);
+            self.tt.new_search();
+            let shared = Shared::new(&self.tt, &stop, &pondering, &counters);
+            let request = Request { history: &keys, ..Request::new(&pos, &limits) };
+            let result = self.worker.search(&request, &shared, &mut Silent);
+            let Some(best) = result.best else { break Wdl::Draw };
+            let white = if pos.side_to_move() == Color::White { result.score } else { -result.score };
+            decisive = if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND { decisive + 1 } else { 0 };
+            level = if moves.len() >= 40 && result.score.abs() <= 10 { level + 1 } else { 0 };
+            quiet
+                .push(!pos.in_check() && !best.is_capture() && !best.is_promotion() && result.score.abs() < MATE_BOUND);
+            moves.push((best, white.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16));
+            keys.push(pos.key());
+            pos = pos.make_move(best);
+            if decisive >= 6 {
+                break if white > 0 { Wdl::WhiteWin } else { Wdl::BlackWin };
+            }
+            if level >= 12 {
+                break Wdl::Draw;
+            }
+        };
+        Played { game: Game { start, wdl, moves }, quiet }
     }
-    (fens, 0.5)
 }
 
-/// Generates `options.games` games over `options.threads` threads, writing to `out`.
-/// Returns (games, positions) written.
-pub fn run(options: &Options, out: &mut (impl Write + Send)) -> (usize, usize) {
-    let next = AtomicUsize::new(0);
-    let written = AtomicUsize::new(0);
-    let out = Mutex::new(out);
+/// The bytes of a played game in `output`'s format, and how many positions they hold.
+fn encode(played: &Played, output: Output) -> (Vec<u8>, u64) {
+    let game = &played.game;
+    let mut bytes = Vec::new();
+    if output == Output::Games {
+        game.write(&mut bytes).expect("writing to memory");
+        return (bytes, game.moves.len() as u64);
+    }
+    let mut count = 0;
+    for ((pos, score), _) in game.positions().zip(&played.quiet).filter(|(_, &q)| q) {
+        count += 1;
+        match output {
+            Output::Boards => bytes.extend_from_slice(&packed::pack(&pos, score, game.wdl)),
+            Output::Scores => {
+                bytes.extend_from_slice(format!("{}\n", packed::text_line(&pos, score, game.wdl)).as_bytes())
+            }
+            _ => bytes.extend_from_slice(format!("{} [{:.1}]\n", pos.to_fen(), game.wdl.white_score()).as_bytes()),
+        }
+    }
+    (bytes, count)
+}
+
+/// The seed of game `index`.
+fn game_seed(seed: u64, index: usize) -> u64 {
+    seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Plays games `options.first_game..options.games` over `options.threads` threads, writing each
+/// to `out` as it ends; after each, `progress` is told where the run stands (under the output's
+/// lock: it may write a manifest). Stops early, between games, when `stop` is set.
+pub fn run(
+    options: &Options,
+    out: &mut (impl Write + Send),
+    progress: &mut (dyn FnMut(Progress) + Send),
+    stop: &AtomicBool,
+) -> std::io::Result<Progress> {
+    let next = AtomicUsize::new(options.first_game);
+    let started = Instant::now();
+    let state = Mutex::new((out, progress, Progress { games: 0, positions: 0, elapsed: Duration::ZERO }, Ok(())));
     std::thread::scope(|s| {
         for _ in 0..options.threads.max(1) {
-            s.spawn(|| loop {
-                let game = next.fetch_add(1, Ordering::Relaxed);
-                if game >= options.games {
-                    break;
+            s.spawn(|| {
+                let mut player = Player::new(options.use_nnue);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= options.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut rng = Rng::new(game_seed(options.seed, index));
+                    let played = player.play(&mut rng, options);
+                    let (bytes, positions) = encode(&played, options.output);
+                    let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+                    let (out, progress, done, result) = &mut *guard;
+                    if result.is_err() {
+                        break;
+                    }
+                    if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
+                        *result = Err(e);
+                        break;
+                    }
+                    done.games += 1;
+                    done.positions += positions;
+                    done.elapsed = started.elapsed();
+                    progress(*done);
                 }
-                let mut rng = Rng::new(options.seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                let (fens, result) = play_game(&mut rng, options);
-                let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-                for (fen, score) in &fens {
-                    let _ = if options.scores {
-                        writeln!(out, "{fen} | {score} | {result:.1}")
-                    } else {
-                        writeln!(out, "{fen} [{result:.1}]")
-                    };
-                }
-                written.fetch_add(fens.len(), Ordering::Relaxed);
             });
         }
     });
-    (options.games, written.load(Ordering::Relaxed))
+    let (_, _, done, result) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    result.map(|_| done)
+}
+
+/// The folder self-play data lives in: `$CORVID_DATA`, else `corvid-data` in the home folder.
+pub fn data_dir() -> std::path::PathBuf {
+    match std::env::var_os("CORVID_DATA").filter(|d| !d.is_empty()) {
+        Some(dir) => dir.into(),
+        None => std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| ".".into())).join("corvid-data"),
+    }
+}
+
+/// Where a datagen output named `name` goes: a bare file name into [`data_dir`], a path as given.
+pub fn data_path(name: &str) -> std::path::PathBuf {
+    if name.contains(std::path::MAIN_SEPARATOR) || name.contains('/') {
+        name.into()
+    } else {
+        data_dir().join(name)
+    }
+}
+
+/// What a data file's manifest records: the settings that made it (a resumed run must use the
+/// same) and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    pub settings: Vec<(String, String)>,
+    pub games: usize,
+    pub positions: u64,
+}
+
+impl Manifest {
+    /// The settings of `options` as the manifest keeps them, and the command that makes the file.
+    pub fn settings(options: &Options, file: &str) -> Vec<(String, String)> {
+        let format = match options.output {
+            Output::Games => "viriformat games",
+            Output::Boards => "marlinformat boards",
+            Output::Scores => "FEN | score | result text",
+            Output::Tuner => "FEN [result] text",
+        };
+        let mut remake = format!(
+            "corvid datagen {file} --games {} --nodes {} --seed {} --random-plies {}",
+            options.games, options.nodes, options.seed, options.random_plies
+        );
+        if options.dfrc {
+            remake.push_str(" --dfrc");
+        }
+        if !options.use_nnue {
+            remake.push_str(" --hce");
+        }
+        if options.output == Output::Scores {
+            remake.push_str(" --scores");
+        }
+        let evaluation = if options.use_nnue {
+            format!("network {:016x}", crate::nnue::embedded_id())
+        } else {
+            "hand-crafted".into()
+        };
+        [
+            ("format", format.to_string()),
+            ("nodes", options.nodes.to_string()),
+            ("seed", options.seed.to_string()),
+            ("random_plies", options.random_plies.to_string()),
+            ("dfrc", options.dfrc.to_string()),
+            ("evaluation", evaluation),
+            ("engine", format!("Corvid {} ({})", env!("CARGO_PKG_VERSION"), crate::nnue::BUILD_COMMIT)),
+            ("remake", remake),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    /// The text of the manifest file.
+    pub fn to_text(&self) -> String {
+        let mut text = String::from("# How this self-play data was made (corvid datagen); `remake` makes it again.\n");
+        for (k, v) in &self.settings {
+            text.push_str(&format!("{k}: {v}\n"));
+        }
+        text.push_str(&format!("games: {}\npositions: {}\n", self.games, self.positions));
+        text
+    }
+
+    /// Parses a manifest file.
+    pub fn parse(text: &str) -> Result<Manifest, String> {
+        let mut manifest = Manifest { settings: Vec::new(), games: 0, positions: 0 };
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let (k, v) = line.split_once(": ").ok_or(format!("manifest line '{line}'"))?;
+            match k {
+                "games" => manifest.games = v.parse().map_err(|_| format!("manifest games '{v}'"))?,
+                "positions" => manifest.positions = v.parse().map_err(|_| format!("manifest positions '{v}'"))?,
+                _ => manifest.settings.push((k.to_string(), v.to_string())),
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Writes the manifest beside the data (`<file>.manifest`), through a temporary file.
+    pub fn save(&self, data: &std::path::Path) -> std::io::Result<()> {
+        let path = manifest_path(data);
+        let tmp = path.with_extension("manifest.tmp");
+        std::fs::write(&tmp, self.to_text())?;
+        std::fs::rename(tmp, path)
+    }
+}
+
+/// The manifest of data file `data`.
+pub fn manifest_path(data: &std::path::Path) -> std::path::PathBuf {
+    let mut name = data.as_os_str().to_owned();
+    name.push(".manifest");
+    name.into()
+}
+
+/// Gets a data file ready to be appended to: cuts a record left half-written by a run that was
+/// killed, and returns the games it holds (counted from the file for games, else from the
+/// manifest) and the positions. An error when the manifest's settings differ from `settings`.
+pub fn prepare_resume(
+    data: &std::path::Path,
+    output: Output,
+    settings: &[(String, String)],
+) -> Result<(usize, u64), String> {
+    let shown = data.display();
+    let manifest = match std::fs::read_to_string(manifest_path(data)) {
+        Ok(text) => Some(Manifest::parse(&text)?),
+        Err(_) => None,
+    };
+    let Ok(bytes) = std::fs::read(data) else {
+        return Ok((0, 0));
+    };
+    let Some(manifest) = manifest else {
+        if bytes.is_empty() {
+            return Ok((0, 0));
+        }
+        return Err(format!("{shown} exists without a manifest: give another file"));
+    };
+    let differ: Vec<String> = settings
+        .iter()
+        .filter(|(k, _)| k != "remake" && k != "engine")
+        .filter(|(k, v)| manifest.settings.iter().any(|(mk, mv)| mk == k && mv != v))
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    if !differ.is_empty() {
+        return Err(format!("{shown} was made with other settings (now {}): give another file", differ.join(", ")));
+    }
+    let (keep, games, positions) = match output {
+        Output::Games => {
+            let (mut reader, mut keep, mut games, mut positions) = (&bytes[..], 0, 0, 0);
+            while let Ok(Some(game)) = Game::read(&mut reader) {
+                keep = bytes.len() - reader.len();
+                games += 1;
+                positions += game.moves.len() as u64;
+            }
+            (keep, games, positions)
+        }
+        Output::Boards => {
+            let keep = bytes.len() - bytes.len() % packed::BOARD_BYTES;
+            (keep, manifest.games, (keep / packed::BOARD_BYTES) as u64)
+        }
+        Output::Scores | Output::Tuner => {
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            (keep, manifest.games, bytes[..keep].iter().filter(|&&b| b == b'\n').count() as u64)
+        }
+    };
+    if keep < bytes.len() {
+        let file = std::fs::OpenOptions::new().write(true).open(data).map_err(|e| format!("{shown}: {e}"))?;
+        file.set_len(keep as u64).map_err(|e| format!("{shown}: {e}"))?;
+    }
+    Ok((games, positions))
 }
 
 /// `corvid label`: searches each `FEN [result]` line of `input` (the tuner's format) for `nodes`
@@ -191,22 +446,116 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
 mod tests {
     use super::*;
 
+    fn options(output: Output, games: usize, threads: usize) -> Options {
+        Options {
+            games,
+            first_game: 0,
+            nodes: 300,
+            threads,
+            random_plies: 8,
+            seed: 7,
+            use_nnue: false,
+            output,
+            dfrc: false,
+        }
+    }
+
+    fn generate(options: &Options) -> (Vec<u8>, Progress) {
+        let mut buffer = Vec::new();
+        let never = AtomicBool::new(false);
+        let mut ticks = 0;
+        let done = run(options, &mut buffer, &mut |_| ticks += 1, &never).unwrap();
+        assert_eq!(ticks, options.games - options.first_game, "progress after every game");
+        (buffer, done)
+    }
+
     #[test]
     fn games_produce_labelled_quiet_positions() {
-        let options =
-            Options { games: 2, nodes: 300, threads: 2, random_plies: 8, seed: 7, scores: false, use_nnue: false };
-        let mut buffer = Vec::new();
-        let (games, positions) = run(&options, &mut buffer);
-        assert_eq!(games, 2);
+        let (buffer, done) = generate(&options(Output::Tuner, 2, 2));
+        assert_eq!(done.games, 2);
         let text = String::from_utf8(buffer).unwrap();
-        assert_eq!(text.lines().count(), positions);
-        assert!(positions > 10);
+        assert_eq!(text.lines().count() as u64, done.positions);
+        assert!(done.positions > 10);
         for line in text.lines() {
             let (fen, label) = line.rsplit_once(' ').unwrap();
             assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&label), "{line}");
             let pos = Position::from_fen(fen).unwrap();
             assert!(!pos.in_check());
         }
+    }
+
+    #[test]
+    fn games_are_whole_legal_and_the_same_whatever_the_threads() {
+        let (one, done) = generate(&options(Output::Games, 3, 1));
+        let mut reader = &one[..];
+        let mut games = Vec::new();
+        while let Some(game) = Game::read(&mut reader).unwrap() {
+            // Every position of the game replays; the opening is 8 or 9 plies from the start.
+            assert!(game.start.fullmove_number() == 5, "{}", game.start.to_fen());
+            assert_eq!(game.positions().count(), game.moves.len());
+            games.push(game);
+        }
+        assert_eq!(games.len(), 3);
+        assert_eq!(done.positions, games.iter().map(|g| g.moves.len() as u64).sum::<u64>());
+        // Two threads write the same games (in the order they end).
+        let (two, _) = generate(&options(Output::Games, 3, 2));
+        let mut reader = &two[..];
+        let mut again = Vec::new();
+        while let Some(game) = Game::read(&mut reader).unwrap() {
+            again.push(game);
+        }
+        for game in &games {
+            assert!(again.contains(game));
+        }
+        // Resuming at game 2 plays game 2 again, the same.
+        let (rest, _) = generate(&Options { first_game: 2, ..options(Output::Games, 3, 1) });
+        assert_eq!(Game::read(&mut &rest[..]).unwrap().as_ref(), games.last());
+    }
+
+    #[test]
+    fn positions_are_written_as_boards_and_text_alike() {
+        let (boards, done) = generate(&options(Output::Boards, 1, 1));
+        assert_eq!(boards.len() as u64, done.positions * packed::BOARD_BYTES as u64);
+        let (text, _) = generate(&options(Output::Scores, 1, 1));
+        let mut converted = Vec::new();
+        packed::convert(&mut &boards[..], packed::Format::Boards, &mut converted, packed::Format::Text).unwrap();
+        assert_eq!(converted, text);
+        for line in String::from_utf8(text).unwrap().lines() {
+            let (pos, score, _) = packed::parse_text(line).unwrap();
+            assert!(!pos.in_check() && i32::from(score).abs() < MATE_BOUND, "{line}");
+        }
+    }
+
+    #[test]
+    fn dfrc_games_start_from_shuffled_back_ranks() {
+        let (bytes, _) = generate(&Options { dfrc: true, ..options(Output::Games, 2, 1) });
+        let game = Game::read(&mut &bytes[..]).unwrap().unwrap();
+        assert!(game.start.is_chess960(), "{}", game.start.to_fen());
+    }
+
+    #[test]
+    fn a_run_resumes_after_a_cut_where_it_stopped() {
+        let dir = std::env::temp_dir().join(format!("corvid-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("games.vf");
+        let opts = options(Output::Games, 2, 1);
+        let settings = Manifest::settings(&opts, "games.vf");
+        let (bytes, done) = generate(&opts);
+        // A killed run: two whole games and half a third.
+        let mut cut = bytes.clone();
+        cut.extend_from_slice(&bytes[..40]);
+        std::fs::write(&data, &cut).unwrap();
+        assert!(prepare_resume(&data, Output::Games, &settings).unwrap_err().contains("without a manifest"));
+        let manifest = Manifest { settings: settings.clone(), games: 1, positions: 0 };
+        manifest.save(&data).unwrap();
+        assert_eq!(Manifest::parse(&std::fs::read_to_string(manifest_path(&data)).unwrap()), Ok(manifest));
+        // The half game is cut; the games are counted from the file.
+        assert_eq!(prepare_resume(&data, Output::Games, &settings), Ok((2, done.positions)));
+        assert_eq!(std::fs::read(&data).unwrap(), bytes);
+        // Other settings are refused.
+        let other = Manifest::settings(&Options { nodes: 301, ..opts.clone() }, "games.vf");
+        assert!(prepare_resume(&data, Output::Games, &other).unwrap_err().contains("nodes 301"));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
@@ -234,22 +583,5 @@ not a position [1.0]
         assert!(fields[0][1].parse::<i32>().unwrap() < -500, "{text}");
         assert_eq!(fields[0][2], "1.0");
         assert_eq!(fields[2][2], "0.5");
-    }
-
-    #[test]
-    fn datagen_writes_scores_for_the_trainer() {
-        let options =
-            Options { games: 1, nodes: 300, threads: 1, random_plies: 8, seed: 3, scores: true, use_nnue: false };
-        let mut buffer = Vec::new();
-        let (_, positions) = run(&options, &mut buffer);
-        let text = String::from_utf8(buffer).unwrap();
-        assert!(positions > 5);
-        for line in text.lines() {
-            let fields: Vec<&str> = line.split(" | ").collect();
-            assert_eq!(fields.len(), 3, "{line}");
-            Position::from_fen(fields[0]).unwrap();
-            assert!(fields[1].parse::<i32>().unwrap().abs() < MATE_BOUND);
-            assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
-        }
     }
 }

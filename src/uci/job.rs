@@ -114,6 +114,7 @@ impl Engine {
         let limits = Limits {
             depth: go.depth.map(|d| d.clamp(1, 127) as i32),
             nodes: go.nodes,
+            soft_nodes: None,
             movetime: go.movetime.map(|t| ms(t.min(u32::MAX as u64))),
             mate: go.mate.filter(|&m| m > 0),
             clock,
