@@ -109,8 +109,9 @@ pub static SPECS: [Spec; 9] = [
         operands: "<in> <out>",
         arity: (2, 2),
         about: "Convert training data: .vf (viriformat games), .bin (marlinformat positions, 32 bytes \
-                each) and any other name as 'FEN | score | result' text. Games become positions \
-                or text; positions and text convert into each other.",
+                each), .pgn (a match runner's games with evaluation comments, read only) and any \
+                other name as 'FEN | score | result' text. Games become positions or text; \
+                positions and text convert into each other.",
         flags: &[],
     },
     Spec {
@@ -293,6 +294,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 output: match packed::Format::of(&ops[0]) {
                     packed::Format::Games => datagen::Output::Games,
                     packed::Format::Boards => datagen::Output::Boards,
+                    packed::Format::Pgn => return Err("datagen writes .vf, .bin or text, not PGN".into()),
                     packed::Format::Text if p.switch("--scores") => datagen::Output::Scores,
                     packed::Format::Text => datagen::Output::Tuner,
                 },

@@ -315,6 +315,8 @@ pub enum MoveParseError {
     Malformed(String),
     /// Well-formed, but not a legal move in the position.
     Illegal(String),
+    /// SAN that fits more than one legal move (`Nd2` with knights on b1 and f3).
+    Ambiguous(String),
 }
 
 impl std::fmt::Display for MoveParseError {
@@ -322,6 +324,7 @@ impl std::fmt::Display for MoveParseError {
         match self {
             MoveParseError::Malformed(s) => write!(f, "malformed move '{s}'"),
             MoveParseError::Illegal(s) => write!(f, "illegal move '{s}'"),
+            MoveParseError::Ambiguous(s) => write!(f, "ambiguous move '{s}'"),
         }
     }
 }

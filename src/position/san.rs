@@ -1,7 +1,8 @@
-//! Standard algebraic notation (SAN) output, for EPD test suites (`bm`/`am` fields) and people.
+//! Standard algebraic notation (SAN): output for EPD test suites (`bm`/`am` fields), PGN and
+//! people, and a forgiving reader for what people and PGN files write.
 
-use super::Position;
-use crate::types::{CastleSide, Move, PieceType};
+use super::{MoveParseError, Position};
+use crate::types::{CastleSide, File, Move, PieceType, Rank, Square};
 
 impl Position {
     /// `m` (legal here) in SAN: `Nf3`, `exd5`, `Raxd1`, `e8=Q+`, `O-O`, `Qh7#`.
@@ -54,6 +55,85 @@ impl Position {
             san.push(if after.has_legal_move() { '+' } else { '#' });
         }
         san
+    }
+}
+
+impl Position {
+    /// The legal move written `text` in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`), forgiving what can
+    /// be forgiven without doubt: check and annotation marks, a missing or extra `x`, `0-0` for
+    /// `O-O`, `e8Q` for `e8=Q`, lower-case piece letters (`nf3`; `b` is a pawn's file first, a
+    /// bishop if no pawn move fits), a needless disambiguation (`Ngf3`), and UCI coordinates
+    /// (`g1f3`). A text that fits two legal moves is ambiguous, not guessed.
+    pub fn parse_san(&self, text: &str) -> Result<Move, MoveParseError> {
+        let malformed = || MoveParseError::Malformed(text.to_string());
+        let mut s: String = text.trim().trim_end_matches(['+', '#', '!', '?']).to_string();
+        if let Some(stripped) = s.strip_suffix("e.p.").or_else(|| s.strip_suffix("ep")) {
+            s = stripped.trim_end().to_string();
+        }
+        let castle = match s.as_str() {
+            "O-O" | "0-0" | "o-o" => Some(CastleSide::King),
+            "O-O-O" | "0-0-0" | "o-o-o" => Some(CastleSide::Queen),
+            _ => None,
+        };
+        let legal = self.legal_moves();
+        if let Some(side) = castle {
+            return legal
+                .into_iter()
+                .find(|m| m.is_castle() && m.castle_side() == side)
+                .ok_or_else(|| MoveParseError::Illegal(text.to_string()));
+        }
+        if let Ok(m) = self.parse_uci_move(&s) {
+            return Ok(m);
+        }
+        let s: Vec<char> = s.chars().filter(|c| !matches!(c, 'x' | 'X' | ':' | '-' | '=')).collect();
+        // A promotion piece after the destination square.
+        let (s, promotion) = match s.as_slice() {
+            [rest @ .., rank, p] if rank.is_ascii_digit() && "QRBNqrbn".contains(*p) => {
+                let mut body = rest.to_vec();
+                body.push(*rank);
+                (body, PieceType::from_char(p.to_ascii_lowercase()))
+            }
+            _ => (s, None),
+        };
+        let [hints @ .., file, rank] = s.as_slice() else { return Err(malformed()) };
+        let to: Square = format!("{file}{rank}").parse().map_err(|_| malformed())?;
+        // The piece letter, if any, then the disambiguation (a file, a rank, or both).
+        let readings: Vec<(PieceType, &[char])> = match hints {
+            [p, rest @ ..] if "KQRBN".contains(*p) => {
+                vec![(PieceType::from_char(p.to_ascii_lowercase()).unwrap(), rest)]
+            }
+            ['b', rest @ ..] => vec![(PieceType::Pawn, hints), (PieceType::Bishop, rest)],
+            [p, rest @ ..] if "kqrn".contains(*p) => vec![(PieceType::from_char(*p).unwrap(), rest)],
+            _ => vec![(PieceType::Pawn, hints)],
+        };
+        for (piece, hints) in readings {
+            let (mut file_hint, mut rank_hint) = (None, None);
+            for &c in hints {
+                match c {
+                    'a'..='h' if file_hint.is_none() => file_hint = File::ALL.get(c as usize - 'a' as usize).copied(),
+                    '1'..='8' if rank_hint.is_none() => rank_hint = Rank::ALL.get(c as usize - '1' as usize).copied(),
+                    _ => return Err(malformed()),
+                }
+            }
+            let fits: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| {
+                    !m.is_castle()
+                        && m.to() == to
+                        && self.piece_type_on(m.from()) == piece
+                        && m.promotion() == promotion
+                        && file_hint.map_or(true, |f| m.from().file() == f)
+                        && rank_hint.map_or(true, |r| m.from().rank() == r)
+                })
+                .collect();
+            match fits.as_slice() {
+                [] => continue,
+                [m] => return Ok(*m),
+                _ => return Err(MoveParseError::Ambiguous(text.to_string())),
+            }
+        }
+        Err(MoveParseError::Illegal(text.to_string()))
     }
 }
 

@@ -7,5 +7,6 @@
 pub mod datagen;
 pub mod epd;
 pub mod packed;
+pub mod pgn;
 pub mod train;
 pub mod tune;

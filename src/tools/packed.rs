@@ -221,18 +221,23 @@ impl Game {
 }
 
 /// A data file's format, from its name: `.vf` viriformat games, `.bin` marlinformat
-/// positions, anything else `FEN | score | result` text lines.
+/// positions, `.pgn` a match runner's games (read only), anything else `FEN | score | result`
+/// text lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Games,
     Boards,
+    Pgn,
     Text,
 }
 
 impl Format {
     /// Whether data of format `from` can be written as `to`: positions cannot become games.
     pub fn check(from: Format, to: Format) -> Result<(), String> {
-        if to == Format::Games && from != Format::Games {
+        if to == Format::Pgn {
+            return Err("PGN is read, not written: write .vf, .bin or text".into());
+        }
+        if to == Format::Games && !matches!(from, Format::Games | Format::Pgn) {
             return Err("positions cannot be written as games (they have no moves): write .bin or text".into());
         }
         Ok(())
@@ -243,6 +248,8 @@ impl Format {
             Format::Games
         } else if path.ends_with(".bin") {
             Format::Boards
+        } else if path.ends_with(".pgn") {
+            Format::Pgn
         } else {
             Format::Text
         }
@@ -292,6 +299,24 @@ pub fn convert(
     };
     let (mut games, mut positions) = (0u64, 0u64);
     match from {
+        Format::Pgn => {
+            let mut text = String::new();
+            input.read_to_string(&mut text).map_err(io_err)?;
+            for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
+                let Some(game) = super::pgn::to_game(pgn).map_err(|e| format!("game {}: {e}", n + 1))? else {
+                    continue;
+                };
+                games += 1;
+                positions += game.moves.len() as u64;
+                if to == Format::Games {
+                    game.write(output).map_err(io_err)?;
+                    continue;
+                }
+                for (pos, score) in game.positions() {
+                    emit(&pos, score, game.wdl, output)?;
+                }
+            }
+        }
         Format::Games => {
             while let Some(game) = Game::read(input).map_err(|e| format!("game {}: {e}", games + 1))? {
                 games += 1;
