@@ -118,7 +118,9 @@ pub static SPECS: [Spec; 9] = [
         name: "train",
         operands: "<data>",
         arity: (1, 1),
-        about: "Train the evaluation network on 'FEN | score | result' lines.",
+        about: "Train the evaluation network on .vf games (the quiet positions out of check), .bin \
+                boards, .pgn with evaluation comments, or 'FEN | score | result' text. The last 2% \
+                (whole games where the data has them) are held out; the best epoch is kept.",
         flags: &[
             required("--out", "<net>", "the network file to write"),
             valued("--epochs", "N", "passes over the data (default 30)"),

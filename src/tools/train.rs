@@ -9,12 +9,14 @@
 //! (`--base psqt|hce`), the network learns a correction: its output is added to the base's value
 //! before the sigmoid.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::time::Instant;
 
+use super::packed::{self, Format, Game};
 use crate::nnue::{bucket, feature, Base, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::rng::Rng;
+use crate::tt::MATE_BOUND;
 use crate::types::{Color, PieceType};
 
 /// Training settings.
@@ -52,6 +54,8 @@ struct Sample {
 struct Data {
     samples: Vec<Sample>,
     features: Vec<u16>,
+    /// The first sample of each game, where the data has games (viriformat, PGN).
+    game_starts: Vec<u32>,
 }
 
 /// The float network.
@@ -149,23 +153,17 @@ fn push_features(pos: &Position, out: &mut Vec<u16>) {
     }
 }
 
-/// Parses `FEN | score | result` lines; returns the data and the number of lines skipped.
+/// Reads the training data in any of Corvid's formats (by the file's name, see
+/// [`Format::of`]): `FEN | score | result` text, marlinformat boards, viriformat games or a
+/// match runner's PGN. Of games, the positions worth training on are kept: not in check, the
+/// move played quiet, the score not a mate. Returns the data and the number of text lines
+/// skipped as unreadable.
 fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut data = Data { samples: Vec::new(), features: Vec::new() };
+    let mut reader = BufReader::new(file);
+    let mut data = Data { samples: Vec::new(), features: Vec::new(), game_starts: Vec::new() };
     let mut bad = 0;
-    for line in BufReader::new(file).lines() {
-        let line = line.map_err(|e| format!("{path}: {e}"))?;
-        let mut parts = line.split('|').map(str::trim);
-        let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next()) else {
-            bad += usize::from(!line.trim().is_empty());
-            continue;
-        };
-        let (Ok(pos), Ok(score), Ok(result)) = (Position::from_fen(fen), score.parse::<f32>(), result.parse::<f32>())
-        else {
-            bad += 1;
-            continue;
-        };
+    let add = |data: &mut Data, pos: &Position, score: f32, result: f32| {
         let stm = pos.side_to_move();
         let (score, result) = match stm {
             Color::White => (score, result),
@@ -173,10 +171,56 @@ fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
         };
         let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
         let start = data.features.len() as u32;
-        push_features(&pos, &mut data.features);
+        push_features(pos, &mut data.features);
         let len = (data.features.len() as u32 - start) as u8;
-        let base = base.value(&pos) as f32 / SCALE as f32;
-        data.samples.push(Sample { start, len, bucket: bucket(&pos) as u8, stm, target, base });
+        let base = base.value(pos) as f32 / SCALE as f32;
+        data.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, target, base });
+    };
+    let add_game = |data: &mut Data, game: &Game| {
+        data.game_starts.push(data.samples.len() as u32);
+        for ((pos, score), &(m, _)) in game.positions().zip(&game.moves) {
+            if !pos.in_check() && !m.is_capture() && !m.is_promotion() && i32::from(score).abs() < MATE_BOUND {
+                add(data, &pos, f32::from(score), game.wdl.white_score());
+            }
+        }
+    };
+    match Format::of(path) {
+        Format::Text => {
+            for line in reader.lines() {
+                let line = line.map_err(|e| format!("{path}: {e}"))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                match packed::parse_text(&line) {
+                    Ok((pos, score, wdl)) => add(&mut data, &pos, f32::from(score), wdl.white_score()),
+                    Err(_) => bad += 1,
+                }
+            }
+        }
+        Format::Boards => loop {
+            let mut board = [0u8; packed::BOARD_BYTES];
+            match reader.read_exact(&mut board) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                Err(e) => return Err(format!("{path}: {e}")),
+            }
+            let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{path}: {e}"))?;
+            add(&mut data, &pos, f32::from(score), wdl.white_score());
+        },
+        Format::Games => {
+            while let Some(game) = Game::read(&mut reader).map_err(|e| format!("{path}: {e}"))? {
+                add_game(&mut data, &game);
+            }
+        }
+        Format::Pgn => {
+            let mut text = String::new();
+            reader.read_to_string(&mut text).map_err(|e| format!("{path}: {e}"))?;
+            for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
+                if let Some(game) = super::pgn::to_game(pgn).map_err(|e| format!("{path}: game {}: {e}", n + 1))? {
+                    add_game(&mut data, &game);
+                }
+            }
+        }
     }
     Ok((data, bad))
 }
@@ -332,7 +376,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
         return Err(format!("{}: {n} usable positions, too few to train on", options.file));
     }
     let _ = writeln!(log, "{n} positions ({bad} lines skipped), loaded in {:.1}s", started.elapsed().as_secs_f64());
-    let (mut train, valid) = split(n);
+    let (mut train, valid) = split(n, &data.game_starts);
     let _ = writeln!(log, "{} positions for training, the last {} held out", train.len(), valid.len());
     let mut rng = Rng::new(options.seed | 1);
 
@@ -411,11 +455,16 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
 
 /// The training and validation positions of a file of `n`: the last 2% (at most 200,000) are
 /// held out. `datagen` writes each game's positions together, so these are whole games the
-/// network never sees; positions drawn at random from all games would share games (and so
+/// network never sees (where the data marks its games, `game_starts`, the cut moves to the
+/// next game's start); positions drawn at random from all games would share games (and so
 /// results and near-identical boards) with the training set and reward memorising them.
-fn split(n: usize) -> (Vec<u32>, Vec<u32>) {
+fn split(n: usize, game_starts: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let held = (n / 50).min(200_000);
-    ((0..(n - held) as u32).collect(), ((n - held) as u32..n as u32).collect())
+    let mut cut = (n - held) as u32;
+    if let Some(&start) = game_starts.iter().find(|&&s| s >= cut && (s as usize) < n) {
+        cut = start;
+    }
+    ((0..cut).collect(), (cut..n as u32).collect())
 }
 
 /// `corvid train <data> --out FILE [...]`.
@@ -485,11 +534,55 @@ mod tests {
     }
 
     #[test]
+    fn games_boards_and_text_load_alike() {
+        let dir = std::env::temp_dir().join(format!("corvid-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Two games: the quiet moves out of check are the positions kept.
+        let mut games = Vec::new();
+        let mut kept = Vec::new();
+        for line in [
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6"],
+            ["d2d4", "d7d5", "c2c4", "d5c4", "e2e3", "b7b5", "a2a4", "c7c6"],
+        ] {
+            let start = Position::startpos();
+            let (mut pos, mut moves) = (start, Vec::new());
+            for (i, text) in line.iter().enumerate() {
+                let m = pos.parse_uci_move(text).unwrap();
+                if !pos.in_check() && !m.is_capture() {
+                    kept.push(packed::text_line(&pos, i as i16 * 10, packed::Wdl::Draw));
+                }
+                moves.push((m, i as i16 * 10));
+                pos = pos.make_move(m);
+            }
+            games.push(Game { start, wdl: packed::Wdl::Draw, moves });
+        }
+        let mut bytes = Vec::new();
+        games.iter().for_each(|g| g.write(&mut bytes).unwrap());
+        let vf = dir.join("d.vf");
+        std::fs::write(&vf, &bytes).unwrap();
+        let text = dir.join("d.txt");
+        std::fs::write(&text, kept.join("\n") + "\n").unwrap();
+        let (from_games, bad) = load(vf.to_str().unwrap(), 0.75, Base::None).unwrap();
+        assert_eq!(bad, 0);
+        assert_eq!(from_games.samples.len(), kept.len());
+        assert_eq!(from_games.game_starts, vec![0, 6], "six quiet positions in the first game");
+        let (from_text, _) = load(text.to_str().unwrap(), 0.75, Base::None).unwrap();
+        assert!(from_text.game_starts.is_empty());
+        assert_eq!(from_text.features, from_games.features);
+        let targets = |d: &Data| d.samples.iter().map(|s| s.target).collect::<Vec<_>>();
+        assert_eq!(targets(&from_text), targets(&from_games));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
     fn validation_is_the_tail_of_the_file() {
-        let (train, valid) = split(1_000);
+        let (train, valid) = split(1_000, &[]);
         assert_eq!(train, (0..980).collect::<Vec<u32>>());
         assert_eq!(valid, (980..1_000).collect::<Vec<u32>>());
-        let (train, valid) = split(20_000_000);
+        // With games marked, the held-out part starts at a game's first position.
+        let (train, valid) = split(1_000, &[0, 500, 975, 990]);
+        assert_eq!((train.len(), valid.first()), (990, Some(&990)));
+        let (train, valid) = split(20_000_000, &[]);
         assert_eq!((train.len(), valid.len()), (19_800_000, 200_000));
         assert_eq!((train.last(), valid.first()), (Some(&19_799_999), Some(&19_800_000)));
     }
