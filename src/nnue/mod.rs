@@ -304,9 +304,12 @@ impl Network {
 
     /// The accumulator of `after` from `parent`, the accumulator of `before`: only the pieces
     /// that differ between the two boards are applied (two to four for a move, none for a null
-    /// move).
+    /// move), in one pass over each perspective's values for the usual shapes of a move.
     pub fn update(&self, parent: &Accumulator, before: &Position, after: &Position, out: &mut Accumulator) {
-        *out = *parent;
+        // (colour, piece, square) of what left and what arrived: at most two each for a move.
+        let mut removed = [(Color::White, PieceType::Pawn, Square::A1); 2];
+        let mut added = removed;
+        let (mut n_removed, mut n_added) = (0, 0);
         for color in Color::ALL {
             for piece in PieceType::ALL {
                 let (old, new) = (before.colored_pieces(color, piece), after.colored_pieces(color, piece));
@@ -315,19 +318,57 @@ impl Network {
                     continue;
                 }
                 for sq in crate::types::Bitboard(old.0 & changed) {
-                    for perspective in Color::ALL {
-                        sub(
-                            &mut out.values[perspective.index()],
-                            &self.feature_weights[feature(perspective, color, piece, sq)],
-                        );
+                    if n_removed == 2 {
+                        return self.update_slow(parent, before, after, out);
                     }
+                    removed[n_removed] = (color, piece, sq);
+                    n_removed += 1;
                 }
                 for sq in crate::types::Bitboard(new.0 & changed) {
-                    for perspective in Color::ALL {
-                        add(
-                            &mut out.values[perspective.index()],
-                            &self.feature_weights[feature(perspective, color, piece, sq)],
-                        );
+                    if n_added == 2 {
+                        return self.update_slow(parent, before, after, out);
+                    }
+                    added[n_added] = (color, piece, sq);
+                    n_added += 1;
+                }
+            }
+        }
+        for perspective in Color::ALL {
+            let row =
+                |&(c, pt, sq): &(Color, PieceType, Square)| &self.feature_weights[feature(perspective, c, pt, sq)];
+            let p = perspective.index();
+            let (parent, out) = (&parent.values[p], &mut out.values[p]);
+            match (n_added, n_removed) {
+                (1, 1) => apply::<1, 1>(parent, [row(&added[0])], [row(&removed[0])], out),
+                (1, 2) => apply::<1, 2>(parent, [row(&added[0])], [row(&removed[0]), row(&removed[1])], out),
+                (2, 2) => {
+                    apply::<2, 2>(parent, [row(&added[0]), row(&added[1])], [row(&removed[0]), row(&removed[1])], out)
+                }
+                _ => {
+                    *out = *parent;
+                    added[..n_added].iter().for_each(|f| add(out, row(f)));
+                    removed[..n_removed].iter().for_each(|f| sub(out, row(f)));
+                }
+            }
+        }
+    }
+
+    /// [`Network::update`] for boards that differ by more than a move: every change applied in
+    /// place, one at a time.
+    #[cold]
+    fn update_slow(&self, parent: &Accumulator, before: &Position, after: &Position, out: &mut Accumulator) {
+        *out = *parent;
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                let (old, new) = (before.colored_pieces(color, piece), after.colored_pieces(color, piece));
+                let changed = old.0 ^ new.0;
+                for perspective in Color::ALL {
+                    let values = &mut out.values[perspective.index()];
+                    for sq in crate::types::Bitboard(old.0 & changed) {
+                        sub(values, &self.feature_weights[feature(perspective, color, piece, sq)]);
+                    }
+                    for sq in crate::types::Bitboard(new.0 & changed) {
+                        add(values, &self.feature_weights[feature(perspective, color, piece, sq)]);
                     }
                 }
             }
@@ -344,6 +385,27 @@ impl Network {
         let sum = i64::from(us) + i64::from(them);
         let output = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// `out = parent + adds - subs`, lane by lane, in one pass that reads the parent once and
+/// writes `out` once (wrapping: the final values fit, see [`MAX_FEATURE_WEIGHT`]).
+#[inline(always)]
+fn apply<const A: usize, const S: usize>(
+    parent: &[i16; HIDDEN],
+    adds: [&[i16; HIDDEN]; A],
+    subs: [&[i16; HIDDEN]; S],
+    out: &mut [i16; HIDDEN],
+) {
+    for i in 0..HIDDEN {
+        let mut v = parent[i];
+        for row in adds {
+            v = v.wrapping_add(row[i]);
+        }
+        for row in subs {
+            v = v.wrapping_sub(row[i]);
+        }
+        out[i] = v;
     }
 }
 

@@ -99,6 +99,12 @@ fn incremental_updates_match_a_refresh() {
         let mut acc = Accumulator::default();
         net.update(&root_acc, &root, &null, &mut acc);
         assert!(acc.values == root_acc.values);
+        // Boards further apart than a move (the update's general path).
+        for other in FENS {
+            let mut acc = Accumulator::default();
+            net.update(&root_acc, &root, &pos(other), &mut acc);
+            assert!(acc.values == net.refresh(&pos(other)).values, "{fen} -> {other}");
+        }
         // Random walks through the stack, evaluating every other ply (lazy updates of two plies).
         for _ in 0..20 {
             let mut stack = AccumulatorStack::new(64);
