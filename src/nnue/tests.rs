@@ -158,3 +158,36 @@ fn the_magic_names_the_base() {
     // Kings alone: no base and no network output count.
     assert_eq!(evaluate_full(&pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1")), 0);
 }
+
+#[test]
+fn the_vector_output_kernels_equal_the_scalar_one() {
+    let mut rng = crate::rng::Rng::new(0xA5A5_5A5A);
+    let lim = MAX_OUTPUT_WEIGHT as usize;
+    let mut cases: Vec<([i16; HIDDEN], [i16; HIDDEN])> = Vec::new();
+    // Extremes: every accumulator value below, inside and above the clamp; every weight limit.
+    cases.push(([i16::MAX; HIDDEN], [MAX_OUTPUT_WEIGHT as i16; HIDDEN]));
+    cases.push(([QA as i16; HIDDEN], [-(MAX_OUTPUT_WEIGHT as i16); HIDDEN]));
+    cases.push(([i16::MIN; HIDDEN], [MAX_OUTPUT_WEIGHT as i16; HIDDEN]));
+    for _ in 0..2_000 {
+        let mut acc = [0i16; HIDDEN];
+        let mut w = [0i16; HIDDEN];
+        for i in 0..HIDDEN {
+            acc[i] = (rng.next_u64() % 1200) as i16 - 400;
+            w[i] = (rng.below(2 * lim + 1) as i32 - lim as i32) as i16;
+        }
+        cases.push((acc, w));
+    }
+    for (acc, w) in &cases {
+        let expected = screlu_dot_scalar(acc, w);
+        assert_eq!(screlu_dot(acc, w), expected);
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is part of every x86-64 CPU.
+            assert_eq!(unsafe { simd::screlu_dot_sse2(acc, w) }, expected);
+            if simd::has_avx2() {
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { simd::screlu_dot_avx2(acc, w) }, expected);
+            }
+        }
+    }
+}
