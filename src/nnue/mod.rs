@@ -490,10 +490,7 @@ pub mod simd {
             // SAFETY: `i + 16 <= HIDDEN`, so both 32-byte loads are inside the arrays
             // (unaligned loads).
             let (a, w) = unsafe {
-                (
-                    _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
-                    _mm256_loadu_si256(weights.as_ptr().add(i).cast()),
-                )
+                (_mm256_loadu_si256(acc.as_ptr().add(i).cast()), _mm256_loadu_si256(weights.as_ptr().add(i).cast()))
             };
             let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));

@@ -134,27 +134,7 @@ impl Position {
     /// unambiguously (the outermost one on its side), else with the rook's file (Shredder style).
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(90);
-        for rank in Rank::ALL.iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_on(Square::from_file_rank(file, *rank)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.to_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if *rank != Rank::First {
-                s.push('/');
-            }
-        }
+        s.push_str(&placement_field(|sq| self.piece_on(sq)));
         s.push(' ');
         s.push(self.side.to_char());
         s.push(' ');
@@ -312,6 +292,34 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
 }
 
 /// Parses the en-passant field; checks that a double step could have produced it.
+/// The first field of a FEN: the board rank by rank from the eighth, `piece_on` telling what
+/// stands on each square.
+pub fn placement_field(piece_on: impl Fn(Square) -> Option<crate::types::Piece>) -> String {
+    let mut s = String::with_capacity(72);
+    for rank in Rank::ALL.iter().rev() {
+        let mut empty = 0;
+        for file in File::ALL {
+            match piece_on(Square::from_file_rank(file, *rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.to_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if *rank != Rank::First {
+            s.push('/');
+        }
+    }
+    s
+}
+
 fn parse_ep(pos: &Position, field: &str) -> Result<Option<Square>, FenError> {
     if field == "-" {
         return Ok(None);

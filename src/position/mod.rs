@@ -20,7 +20,7 @@ mod movegen;
 mod san;
 mod see;
 
-pub use fen::FenError;
+pub use fen::{placement_field, FenError};
 pub use movegen::{AllMoves, Captures, GenMode, MoveParseError, Quiets};
 pub use see::SEE_VALUES;
 

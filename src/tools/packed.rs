@@ -108,28 +108,7 @@ pub fn unpack(bytes: &PackedBoard) -> Result<(Position, i16, Wdl), String> {
         };
         board[index as usize] = Some(crate::types::Piece::new(color, piece));
     }
-    let mut placement = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                Some(p) => {
-                    if empty > 0 {
-                        placement.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    placement.push(p.to_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            placement.push((b'0' + empty) as char);
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
+    let placement = crate::position::placement_field(|sq| board[sq as usize]);
     let side = if bytes[24] >> 7 != 0 { 'b' } else { 'w' };
     let ep = match bytes[24] & 0x7F {
         64 => "-".to_string(),
@@ -174,7 +153,7 @@ pub struct Game {
 
 impl Game {
     /// Writes the game in viriformat.
-    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
+    pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         out.write_all(&pack(&self.start, 0, self.wdl))?;
         for &(m, score) in &self.moves {
             // A score of 0 with the null move would read as the end; no legal move encodes as 0.
@@ -297,23 +276,23 @@ pub fn convert(
             _ => writeln!(out, "{}", text_line(pos, score, wdl)).map_err(io_err),
         }
     };
+    // A game goes out whole (to games) or position by position.
+    let write_game = |game: &Game, output: &mut dyn Write| -> Result<(), String> {
+        if to == Format::Games {
+            return game.write(output).map_err(io_err);
+        }
+        game.positions().try_for_each(|(pos, score)| emit(&pos, score, game.wdl, output))
+    };
     let (mut games, mut positions) = (0u64, 0u64);
     match from {
         Format::Pgn => {
             let mut text = String::new();
             input.read_to_string(&mut text).map_err(io_err)?;
             for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
-                let Some(game) = super::pgn::to_game(pgn).map_err(|e| format!("game {}: {e}", n + 1))? else {
-                    continue;
-                };
-                games += 1;
-                positions += game.moves.len() as u64;
-                if to == Format::Games {
-                    game.write(output).map_err(io_err)?;
-                    continue;
-                }
-                for (pos, score) in game.positions() {
-                    emit(&pos, score, game.wdl, output)?;
+                if let Some(game) = super::pgn::to_game(pgn).map_err(|e| format!("game {}: {e}", n + 1))? {
+                    games += 1;
+                    positions += game.moves.len() as u64;
+                    write_game(&game, output)?;
                 }
             }
         }
@@ -321,13 +300,7 @@ pub fn convert(
             while let Some(game) = Game::read(input).map_err(|e| format!("game {}: {e}", games + 1))? {
                 games += 1;
                 positions += game.moves.len() as u64;
-                if to == Format::Games {
-                    game.write(output).map_err(io_err)?;
-                    continue;
-                }
-                for (pos, score) in game.positions() {
-                    emit(&pos, score, game.wdl, output)?;
-                }
+                write_game(&game, output)?;
             }
         }
         Format::Boards => loop {
