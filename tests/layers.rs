@@ -9,7 +9,7 @@ const LAYERS: &[&[&str]] = &[
     &["types", "rng", "memory"],
     &["tables", "zobrist", "weights", "movelist"],
     &["position"],
-    &["perft"],
+    &["perft", "book"],
     &["eval"],
     &["nnue"],
     &["tt"],

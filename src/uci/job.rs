@@ -88,9 +88,19 @@ impl Engine {
         }
     }
 
-    /// `go`: starts the search on its own thread; its `bestmove` is written from there.
+    /// `go`: a book move when `OwnBook` is on and the position is in the book (not for `go
+    /// infinite`, `ponder` or `searchmoves`, which ask for a search); else the search starts on
+    /// its own thread and its `bestmove` is written from there.
     pub(super) fn go(&mut self, go: Go) {
         let pos = self.position;
+        if self.options.own_book && !go.infinite && !go.ponder && go.searchmoves.is_empty() {
+            if let Some(m) = self.book.as_ref().and_then(|b| b.pick(&pos, &mut self.book_rng)) {
+                let text = m.to_uci(pos.is_chess960()).to_string();
+                say(&format!("info string book move {text}"));
+                say(&format!("bestmove {text}"));
+                return;
+            }
+        }
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
             match pos.parse_uci_move(text) {

@@ -44,7 +44,7 @@ Extensions:
   help                                    this text ('corvid help' lists the command line)
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
   Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
-  hand-crafted evaluation alone).
+  hand-crafted evaluation alone), EvalFile (a network file), OwnBook, BookFile (a Polyglot book).
 ";
 
 /// Engine name and version for `id name` and the banner.
@@ -60,6 +60,10 @@ pub struct Engine {
     workers: Vec<Worker>,
     /// The network the searches evaluate with (`EvalFile`).
     network: Arc<Network>,
+    /// The opening book (`BookFile`), played from when `OwnBook` is on.
+    book: Option<Arc<crate::book::Book>>,
+    /// Draws book moves among their weights.
+    book_rng: crate::rng::Rng,
     running: Option<job::Running>,
     debug: bool,
 }
@@ -73,6 +77,10 @@ impl Default for Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             workers: vec![Worker::new(0)],
             network: Arc::clone(crate::nnue::embedded()),
+            book: None,
+            book_rng: crate::rng::Rng::new(
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64),
+            ),
             options,
             running: None,
             debug: false,
@@ -232,6 +240,22 @@ impl Engine {
                     tt.clear();
                 }
             }
+            Ok(Change::LoadBook(None)) => {
+                self.book = None;
+                self.options.book_file = options::NO_BOOK.to_string();
+            }
+            Ok(Change::LoadBook(Some(path))) => match crate::book::Book::load(&path) {
+                Ok(book) => {
+                    say(&format!("info string BookFile: {path}, {} entries", book.len()));
+                    self.book = Some(Arc::new(book));
+                    self.options.book_file = path;
+                }
+                Err(why) => {
+                    say(&format!("info string error: BookFile: {why}; no book"));
+                    self.book = None;
+                    self.options.book_file = options::NO_BOOK.to_string();
+                }
+            },
             Ok(Change::LoadNetwork(None)) => {
                 self.network = Arc::clone(crate::nnue::embedded());
                 self.options.eval_file = options::EMBEDDED.to_string();

@@ -17,7 +17,14 @@ pub struct Options {
     pub use_nnue: bool,
     /// The network file in use (`EvalFile`); [`EMBEDDED`] for the one inside the binary.
     pub eval_file: String,
+    /// Play from the opening book (`OwnBook`) when one is loaded (`BookFile`).
+    pub own_book: bool,
+    /// The book file in use; [`NO_BOOK`] for none.
+    pub book_file: String,
 }
+
+/// `BookFile`'s value for no book.
+pub const NO_BOOK: &str = "<none>";
 
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED: &str = "<embedded>";
@@ -34,6 +41,8 @@ impl Default for Options {
             show_wdl: false,
             use_nnue: crate::nnue::ON_BY_DEFAULT,
             eval_file: EMBEDDED.to_string(),
+            own_book: false,
+            book_file: NO_BOOK.to_string(),
         }
     }
 }
@@ -56,6 +65,8 @@ pub enum Change {
     /// Load the network file at this path (`None`: the embedded network); `eval_file` changes
     /// only when it loads.
     LoadNetwork(Option<String>),
+    /// Load the Polyglot book at this path (`None`: no book).
+    LoadBook(Option<String>),
 }
 
 impl Options {
@@ -73,6 +84,8 @@ impl Options {
             format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
             format!("option name UseNNUE type check default {}", d.use_nnue),
             format!("option name EvalFile type string default {}", d.eval_file),
+            format!("option name OwnBook type check default {}", d.own_book),
+            format!("option name BookFile type string default {}", d.book_file),
         ]
     }
 
@@ -126,6 +139,15 @@ impl Options {
                 self.use_nnue = check()?;
                 Ok(Change::Stored)
             }
+            "ownbook" => {
+                self.own_book = check()?;
+                Ok(Change::Stored)
+            }
+            "bookfile" => match value.map(str::trim) {
+                None | Some("") => Ok(Change::LoadBook(None)),
+                Some(v) if v == NO_BOOK => Ok(Change::LoadBook(None)),
+                Some(path) => Ok(Change::LoadBook(Some(path.to_string()))),
+            },
             "evalfile" => match value.map(str::trim) {
                 None | Some("") => Ok(Change::LoadNetwork(None)),
                 Some(v) if v == EMBEDDED => Ok(Change::LoadNetwork(None)),
@@ -179,6 +201,10 @@ mod tests {
         assert_eq!(o.set("evalfile", Some("<embedded>")), Ok(Change::LoadNetwork(None)));
         assert_eq!(o.set("EvalFile", None), Ok(Change::LoadNetwork(None)));
         assert_eq!(o.eval_file, EMBEDDED, "the engine records the file once it has loaded it");
-        assert_eq!(o.declarations().len(), 10);
+        assert_eq!(o.set("OwnBook", Some("true")), Ok(Change::Stored));
+        assert!(o.own_book);
+        assert_eq!(o.set("BookFile", Some("books/x.bin")), Ok(Change::LoadBook(Some("books/x.bin".into()))));
+        assert_eq!(o.set("BookFile", Some("<none>")), Ok(Change::LoadBook(None)));
+        assert_eq!(o.declarations().len(), 12);
     }
 }
