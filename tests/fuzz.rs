@@ -266,7 +266,21 @@ impl Generator {
 
     fn setoption(&mut self) -> String {
         let r = &mut self.rng;
-        match r.below(10) {
+        match r.below(13) {
+            9 => format!(
+                "setoption name EvalFile value {}",
+                r.pick(&["/nonexistent.nnue", "<embedded>", "", "Cargo.toml"])
+            ),
+            10 => format!(
+                "setoption name BookFile value {}",
+                r.pick(&[
+                    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/polyglot/book.bin"),
+                    "/nonexistent.bin",
+                    "Cargo.toml",
+                    "<none>"
+                ])
+            ),
+            11 => format!("setoption name OwnBook value {}", r.one_in(2)),
             0 => format!("setoption name Hash value {}", r.range(1, 8)),
             1 => format!("setoption name Threads value {}", r.range(1, 2)),
             2 => format!("setoption name MultiPV value {}", r.range(1, 4)),
@@ -375,6 +389,7 @@ impl Generator {
             88..=93 => vec![format!("go perft {}", self.rng.range(0, 2))],
             94 if self.rng.one_in(3) => one("bench 1"),
             95 => one("help"),
+            96 => vec![format!("genfens {} seed {} book None", self.rng.range(1, 3), self.rng.range(0, 1000))],
             _ => vec![self.position(), self.short_go()],
         }
     }
@@ -506,7 +521,8 @@ impl Generator {
             5 => format!("go movestogo {big} wtime 100 btime 100"),
             6 => format!("go mate {big}"),
             7 => format!("go wtime 10 btime 10 movestogo {big} winc {big}"),
-            8 => format!("go perft {big}"),
+            8 if self.rng.one_in(2) => format!("go perft {big}"),
+            8 => format!("genfens {big} seed {big} book None"),
             _ => format!("bench {big}"),
         };
         let mut lines = vec![line];
