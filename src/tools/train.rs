@@ -398,6 +398,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             train.swap(i, rng.below(i + 1));
         }
         let mut train_loss = 0.0f64;
+        let (epoch_start, mut last_line, mut done) = (Instant::now(), Instant::now(), 0usize);
         for batch in train.chunks(options.batch.max(1)) {
             let chunk = batch.len().div_ceil(threads);
             let p_ref = &p;
@@ -433,12 +434,27 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
                 first[0].add(g);
             }
             adam.step(&mut p, &first[0], lr, 1.0 / batch.len() as f32);
+            // Within a long epoch, a line every ten seconds: how far, how fast, how long to go.
+            done += batch.len();
+            if last_line.elapsed().as_secs() >= 10 {
+                last_line = Instant::now();
+                let secs = epoch_start.elapsed().as_secs_f64();
+                let rate = done as f64 / secs;
+                let _ = writeln!(
+                    log,
+                    "  epoch {epoch}: {done} of {} positions, {rate:.0}/s, train loss {:.6}, {:.0}s left",
+                    train.len(),
+                    train_loss / done as f64,
+                    (train.len() - done) as f64 / rate
+                );
+            }
         }
         let valid_loss = mean_loss(&p, &data, &valid, threads);
         let _ = writeln!(
             log,
-            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.0}s)",
+            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.1}s this epoch, {:.0}s in all)",
             train_loss / train.len() as f64,
+            epoch_start.elapsed().as_secs_f64(),
             started.elapsed().as_secs_f64()
         );
         // The file always holds the best network so far, the starting one included: an
