@@ -337,11 +337,12 @@ pub fn prepare_resume(
         Ok(text) => Some(Manifest::parse(&text)?),
         Err(_) => None,
     };
-    let Ok(bytes) = std::fs::read(data) else {
+    let Ok(file) = std::fs::File::open(data) else {
         return Ok((0, 0));
     };
+    let len = file.metadata().map_err(|e| format!("{shown}: {e}"))?.len();
     let Some(manifest) = manifest else {
-        if bytes.is_empty() {
+        if len == 0 {
             return Ok((0, 0));
         }
         return Err(format!("{shown} exists without a manifest: give another file"));
@@ -355,30 +356,56 @@ pub fn prepare_resume(
     if !differ.is_empty() {
         return Err(format!("{shown} was made with other settings (now {}): give another file", differ.join(", ")));
     }
+    // Read as a stream (a data file may be larger than memory): how much of it is whole records.
+    let mut reader = Counting { inner: std::io::BufReader::new(file), read: 0 };
     let (keep, games, positions) = match output {
         Output::Games => {
-            let (mut reader, mut keep, mut games, mut positions) = (&bytes[..], 0, 0, 0);
+            let (mut keep, mut games, mut positions) = (0, 0, 0);
             while let Ok(Some(game)) = Game::read(&mut reader) {
-                keep = bytes.len() - reader.len();
+                keep = reader.read;
                 games += 1;
                 positions += game.moves.len() as u64;
             }
             (keep, games, positions)
         }
         Output::Boards => {
-            let keep = bytes.len() - bytes.len() % packed::BOARD_BYTES;
-            (keep, manifest.games, (keep / packed::BOARD_BYTES) as u64)
+            let keep = len - len % packed::BOARD_BYTES as u64;
+            (keep, manifest.games, keep / packed::BOARD_BYTES as u64)
         }
         Output::Scores | Output::Tuner => {
-            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            (keep, manifest.games, bytes[..keep].iter().filter(|&&b| b == b'\n').count() as u64)
+            let (mut keep, mut lines, mut buf) = (0, 0, [0u8; 1 << 16]);
+            loop {
+                let n = std::io::Read::read(&mut reader, &mut buf).map_err(|e| format!("{shown}: {e}"))?;
+                if n == 0 {
+                    break;
+                }
+                if let Some(last) = buf[..n].iter().rposition(|&b| b == b'\n') {
+                    keep = reader.read - n as u64 + last as u64 + 1;
+                }
+                lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+            }
+            (keep, manifest.games, lines)
         }
     };
-    if keep < bytes.len() {
+    if keep < len {
         let file = std::fs::OpenOptions::new().write(true).open(data).map_err(|e| format!("{shown}: {e}"))?;
-        file.set_len(keep as u64).map_err(|e| format!("{shown}: {e}"))?;
+        file.set_len(keep).map_err(|e| format!("{shown}: {e}"))?;
     }
     Ok((games, positions))
+}
+
+/// A reader that counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
 }
 
 /// `corvid label`: searches each `FEN [result]` line of `input` (the tuner's format) for `nodes`
@@ -555,6 +582,19 @@ mod tests {
         // Other settings are refused.
         let other = Manifest::settings(&Options { nodes: 301, ..opts.clone() }, "games.vf");
         assert!(prepare_resume(&data, Output::Games, &other).unwrap_err().contains("nodes 301"));
+        // Positions: whole boards and whole lines are kept, the games counted by the manifest.
+        for (name, output, bytes, kept, positions) in [
+            ("b.bin", Output::Boards, vec![7u8; 70], 64, 2),
+            ("t.txt", Output::Scores, b"one\ntwo\nhalf a li".to_vec(), 8, 2),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let opts = Options { output, ..opts.clone() };
+            let settings = Manifest::settings(&opts, name);
+            Manifest { settings: settings.clone(), games: 5, positions: 0 }.save(&path).unwrap();
+            assert_eq!(prepare_resume(&path, output, &settings), Ok((5, positions)), "{name}");
+            assert_eq!(std::fs::metadata(&path).unwrap().len(), kept, "{name}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 
