@@ -10,12 +10,11 @@
 //! command gives the same openings on every machine.
 
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{Limits, NodeCounter, Request, Shared, Silent, Worker};
-use crate::tt::{TranspositionTable, MATE_BOUND};
+use crate::search::{Limits, Request, Solo, Worker};
+use crate::tt::MATE_BOUND;
 
 /// Openings scored further from equality than this (centipawns) are dropped.
 pub const MAX_SCORE: i32 = 300;
@@ -49,7 +48,7 @@ fn book_position(line: &str) -> Option<Position> {
 /// Random playable openings: random legal moves from a start, kept when a short search finds
 /// them balanced. Holds its own small table and search thread, so it never touches a game's.
 pub struct Openings {
-    tt: TranspositionTable,
+    solo: Solo,
     worker: Worker,
     limits: Limits,
 }
@@ -57,7 +56,7 @@ pub struct Openings {
 impl Default for Openings {
     fn default() -> Openings {
         Openings {
-            tt: TranspositionTable::new(2),
+            solo: Solo::new(2),
             worker: Worker::new(0),
             limits: Limits { nodes: Some(SEARCH_NODES), ..Limits::default() },
         }
@@ -79,10 +78,7 @@ impl Openings {
         if !pos.has_legal_move() {
             return None;
         }
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let counters = [NodeCounter::default()];
-        let shared = Shared::new(&self.tt, &stop, &pondering, &counters);
-        let result = self.worker.search(&Request::new(&pos, &self.limits), &shared, &mut Silent);
+        let result = self.solo.search(&mut self.worker, &Request::new(&pos, &self.limits));
         (result.score.abs() < MATE_BOUND && result.score.abs() <= MAX_SCORE).then_some(pos)
     }
 }

@@ -145,6 +145,34 @@ pub struct Shared<'a> {
     pub abort: &'a AtomicBool,
 }
 
+/// One thread searching alone with a table of its own (self-play, openings, labelling, tests):
+/// the shared state of a search nobody stops from outside.
+pub struct Solo {
+    pub tt: TranspositionTable,
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    counters: [NodeCounter; 1],
+}
+
+impl Solo {
+    /// With a table of `hash_mb` MiB; panics only if that cannot be allocated.
+    pub fn new(hash_mb: usize) -> Solo {
+        Solo {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            counters: [NodeCounter::default()],
+        }
+    }
+
+    /// `worker` searches `request` (the table is not aged: call `tt.new_search()` for that).
+    pub fn search(&self, worker: &mut Worker, request: &Request) -> SearchResult {
+        self.stop.store(false, Ordering::Relaxed);
+        let shared = Shared::new(&self.tt, &self.stop, &self.pondering, &self.counters);
+        worker.search(request, &shared, &mut Silent)
+    }
+}
+
 /// An `abort` flag that nothing sets, for searches nobody ends from outside.
 static NEVER: AtomicBool = AtomicBool::new(false);
 
@@ -240,14 +268,10 @@ mod tests {
     #[test]
     fn fixed_depth_search_is_deterministic() {
         let run = || {
-            let tt = TranspositionTable::new(4);
-            let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-            let counters = [NodeCounter::default()];
-            let shared = Shared::new(&tt, &stop, &pondering, &counters);
             let pos =
                 Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
             let limits = Limits { depth: Some(7), ..Limits::default() };
-            Worker::new(0).search(&Request::new(&pos, &limits), &shared, &mut Silent)
+            Solo::new(4).search(&mut Worker::new(0), &Request::new(&pos, &limits))
         };
         let a = run();
         assert!(a.best.is_some() && a.nodes > 0);
@@ -256,19 +280,16 @@ mod tests {
 
     #[test]
     fn multipv_lines_after_the_first_leave_the_root_entry_alone() {
-        let tt = TranspositionTable::new(4);
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let counters = [NodeCounter::default()];
-        let shared = Shared::new(&tt, &stop, &pondering, &counters);
+        let solo = Solo::new(4);
         // The queen on h4 hangs: the first line (Nxh4) is far ahead of every other.
         let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3").unwrap();
         let limits = Limits { depth: Some(8), multipv: 4, ..Limits::default() };
         let mut worker = Worker::new(0);
-        let result = worker.search(&Request::new(&pos, &limits), &shared, &mut Silent);
+        let result = solo.search(&mut worker, &Request::new(&pos, &limits));
         assert_eq!(result.best, Some(pos.parse_uci_move("f3h4").unwrap()));
         // The root's entry describes the whole root: its move is the best line's, its score
         // that line's score (the later lines searched without that move would say otherwise).
-        let entry = tt.probe(pos.key(), 0).expect("the root is stored");
+        let entry = solo.tt.probe(pos.key(), 0).expect("the root is stored");
         assert_eq!(entry.mv, result.best);
         assert_eq!(entry.score, result.score);
         assert_eq!(entry.bound, crate::tt::Bound::Exact);

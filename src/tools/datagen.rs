@@ -24,8 +24,8 @@ use super::packed::{self, Game, Wdl};
 use crate::genfens::{dfrc_start, Openings};
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{is_material_or_fifty_draw, Limits, NodeCounter, Request, Shared, Silent, Worker};
-use crate::tt::{TranspositionTable, MATE_BOUND};
+use crate::search::{is_material_or_fifty_draw, Limits, Request, Solo, Worker};
+use crate::tt::MATE_BOUND;
 use crate::types::Color;
 
 /// What datagen writes.
@@ -78,7 +78,7 @@ struct Played {
 
 /// One thread's searcher for self-play.
 struct Player {
-    tt: TranspositionTable,
+    solo: Solo,
     worker: Worker,
     openings: Openings,
 }
@@ -87,7 +87,7 @@ impl Player {
     fn new(use_nnue: bool) -> Player {
         let mut worker = Worker::new(0);
         worker.use_nnue = use_nnue;
-        Player { tt: TranspositionTable::new(8), worker, openings: Openings::default() }
+        Player { solo: Solo::new(8), worker, openings: Openings::default() }
     }
 
     fn play(&mut self, rng: &mut Rng, options: &Options) -> Played {
@@ -98,10 +98,8 @@ impl Player {
                 break pos;
             }
         };
-        self.tt.clear();
+        self.solo.tt.clear();
         self.worker.clear();
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let counters = [NodeCounter::default()];
         let nodes = options.nodes.max(1);
         let limits = Limits { nodes: Some(nodes.saturating_mul(10)), soft_nodes: Some(nodes), ..Limits::default() };
         let (mut pos, mut keys) = (start, Vec::new());
@@ -119,11 +117,9 @@ impl Player {
             if is_material_or_fifty_draw(&pos) || repeated || moves.len() >= 400 {
                 break Wdl::Draw;
             }
-            stop.store(false, Ordering::Relaxed);
-            self.tt.new_search();
-            let shared = Shared::new(&self.tt, &stop, &pondering, &counters);
+            self.solo.tt.new_search();
             let request = Request { history: &keys, ..Request::new(&pos, &limits) };
-            let result = self.worker.search(&request, &shared, &mut Silent);
+            let result = self.solo.search(&mut self.worker, &request);
             let Some(best) = result.best else { break Wdl::Draw };
             let white = if pos.side_to_move() == Color::White { result.score } else { -result.score };
             decisive = if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND { decisive + 1 } else { 0 };
@@ -421,9 +417,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                let tt = TranspositionTable::new(4);
-                let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-                let counters = [NodeCounter::default()];
+                let solo = Solo::new(4);
                 let mut worker = Worker::new(0);
                 worker.use_nnue = use_nnue;
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
@@ -448,10 +442,8 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         if pos.in_check() {
                             continue;
                         }
-                        stop.store(false, Ordering::Relaxed);
-                        tt.new_search();
-                        let shared = Shared::new(&tt, &stop, &pondering, &counters);
-                        let found = worker.search(&Request::new(&pos, &limits), &shared, &mut Silent);
+                        solo.tt.new_search();
+                        let found = solo.search(&mut worker, &Request::new(&pos, &limits));
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;
                         }
