@@ -214,14 +214,6 @@ pub struct SuiteOptions {
     pub hash_mb: usize,
 }
 
-impl SuiteOptions {
-    /// Whether every thread's table can be had (checked before a suite starts).
-    pub fn hash_fits(&self) -> bool {
-        self.hash_mb == 0
-            || self.hash_mb.checked_mul(self.threads.max(1)).is_some_and(|total| PerftHash::try_new(total).is_some())
-    }
-}
-
 impl Default for SuiteOptions {
     fn default() -> SuiteOptions {
         SuiteOptions { max_depth: u32::MAX, threads: 1, hash_mb: 0 }
@@ -259,7 +251,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, String> {
 }
 
 /// Runs every entry (up to `max_depth`) of the parsed suite; results in file order.
-pub fn run_suite(lines: &[SuiteLine], options: &SuiteOptions) -> Vec<SuiteCheck> {
+/// The error says that a thread's table could not be allocated (nothing is run then).
+pub fn run_suite(lines: &[SuiteLine], options: &SuiteOptions) -> Result<Vec<SuiteCheck>, String> {
     let run_line = |(line, fen, entries): &SuiteLine, hash: Option<&PerftHash>| -> Vec<SuiteCheck> {
         let pos = Position::from_fen(fen).map_err(|e| e.to_string());
         entries
@@ -277,22 +270,31 @@ pub fn run_suite(lines: &[SuiteLine], options: &SuiteOptions) -> Vec<SuiteCheck>
             })
             .collect()
     };
+    // Every thread's table is allocated before any runs, so a size too large fails at once.
+    let threads = options.threads.max(1);
+    let mut tables = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        tables.push(match options.hash_mb {
+            0 => None,
+            mb => Some(
+                PerftHash::try_new(mb)
+                    .ok_or_else(|| format!("--hash: cannot allocate {mb} MB for each of {threads} threads"))?,
+            ),
+        });
+    }
     let next = AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Vec<SuiteCheck>>> = lines.iter().map(|_| Default::default()).collect();
     std::thread::scope(|s| {
-        for _ in 0..options.threads.max(1) {
-            s.spawn(|| {
-                // Checked by the caller with `hash_fits`; a table that cannot be had is done without.
-                let hash = (options.hash_mb > 0).then(|| PerftHash::try_new(options.hash_mb)).flatten();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(line) = lines.get(i) else { break };
-                    *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = run_line(line, hash.as_ref());
-                }
+        for hash in tables {
+            let (next, slots, run_line) = (&next, &slots, &run_line);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(line) = lines.get(i) else { break };
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = run_line(line, hash.as_ref());
             });
         }
     });
-    slots.into_iter().flat_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
+    Ok(slots.into_iter().flat_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner())).collect())
 }
 
 #[cfg(test)]

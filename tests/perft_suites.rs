@@ -35,7 +35,7 @@ fn check_suite(file: &str, max_depth: u32) -> Option<Vec<(String, String)>> {
     };
     let lines = parse_suite(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(!lines.is_empty(), "{file} is empty");
-    let checks = run_suite(&lines, &SuiteOptions { max_depth, threads: 1, hash_mb: 0 });
+    let checks = run_suite(&lines, &SuiteOptions { max_depth, threads: 1, hash_mb: 0 }).unwrap();
     let failures: Vec<String> = checks
         .iter()
         .filter_map(|c| match &c.got {
