@@ -13,7 +13,8 @@
 //! 7. [`uci`], the protocol front;
 //! 8. [`tools`], the offline tools (self-play data, tuner, trainer, EPD suites): the engine never
 //!    imports them;
-//! 9. [`cli`], the command line over all of it.
+//! 9. [`play`], a game against the engine in the terminal, for a person;
+//! 10. [`cli`], the command line over all of it.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -27,6 +28,7 @@ pub mod memory;
 pub mod movelist;
 pub mod nnue;
 pub mod perft;
+pub mod play;
 pub mod position;
 pub mod rng;
 pub mod search;

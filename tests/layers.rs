@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["bench", "genfens"],
     &["uci"],
     &["tools"],
+    &["play"],
     &["cli"],
 ];
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::nnue::Base;
 use crate::perft::{self, SuiteOptions};
 use crate::position::Position;
+use crate::search::strength::{MAX_ELO, MIN_ELO};
 use crate::tools::{datagen, epd, packed, train, tune};
 use crate::uci::{self, Engine};
 use args::{required, switch, valued, Parsed, Spec};
@@ -20,7 +21,23 @@ const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the defaul
 const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
 
 /// Every subcommand, in the order `corvid help` lists them.
-pub static SPECS: [Spec; 9] = [
+pub static SPECS: [Spec; 10] = [
+    Spec {
+        name: "play",
+        operands: "",
+        arity: (0, 0),
+        about: "Play a game against the engine in the terminal: moves in SAN or coordinates, 'help' \
+                for the commands (hint, moves, undo, redo, flip, save, load, resign, draw, new, \
+                think, quit). Works with piped input, a move or command a line.",
+        flags: &[
+            valued("--color", "white|black|random", "your colour (default white)"),
+            valued("--tc", "MIN+INC", "minutes a game and seconds a move, or none (default 10+5)"),
+            valued("--elo", "N", "the engine's level, 1000-3000 (default full strength)"),
+            valued("--book", "FILE", "a Polyglot opening book for the engine"),
+            valued("--fen", "FEN", "start from this position"),
+            switch("--ascii", "letters instead of Unicode pieces"),
+        ],
+    },
     Spec {
         name: "perft",
         operands: "<depth> [<fen>]",
@@ -182,6 +199,7 @@ pub enum Subcommand {
         input: String,
         output: String,
     },
+    Play(crate::play::Options),
     /// `corvid help`, or `corvid <subcommand> --help`.
     Help(Option<&'static Spec>),
     Version,
@@ -329,6 +347,25 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             },
             init: p.text("--init"),
         }),
+        "play" => Subcommand::Play(crate::play::Options {
+            side: match p.text("--color").as_deref() {
+                None | Some("white") => crate::play::Side::White,
+                Some("black") => crate::play::Side::Black,
+                Some("random") => crate::play::Side::Random,
+                Some(other) => return Err(format!("--color: '{other}' is not white, black or random")),
+            },
+            tc: match p.text("--tc") {
+                None => crate::play::Options::default().tc,
+                Some(text) => crate::play::TimeControl::parse(&text)?,
+            },
+            elo: match p.text("--elo") {
+                None => None,
+                Some(_) => Some(p.int("--elo", 0, MIN_ELO, MAX_ELO)?),
+            },
+            book: p.text("--book"),
+            fen: p.text("--fen"),
+            ascii: p.switch("--ascii"),
+        }),
         other => unreachable!("subcommand '{other}' has a spec but no parser"),
     })
 }
@@ -369,6 +406,10 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             drop(out);
             let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
             Engine::default().run(text.as_bytes());
+        }
+        Subcommand::Play(options) => {
+            drop(out);
+            crate::play::run_on_terminal(options)?;
         }
         Subcommand::Help(None) => print!("{}", help()),
         Subcommand::Help(Some(spec)) => print!("{}", spec.help()),

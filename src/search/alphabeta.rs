@@ -101,7 +101,7 @@ impl Worker {
     /// (or the hand-crafted evaluation where the `UseNNUE` option is off).
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        if self.use_nnue {
+        let eval = if self.use_nnue {
             debug_assert_eq!(self.nnue.position(ply).key(), pos.key(), "accumulator stack out of step at ply {ply}");
             if eval::insufficient_material(pos) {
                 return 0;
@@ -109,6 +109,12 @@ impl Worker {
             self.nnue.base().value_with(pos, Some(&mut self.pawns)) + self.nnue.evaluate(ply)
         } else {
             eval::evaluate_with(pos, &mut self.pawns)
+        };
+        // A level below full strength misjudges every position a little (`UCI_Elo`).
+        if self.weakness.noise != 0 {
+            eval + self.weakness.error(pos.key())
+        } else {
+            eval
         }
     }
 

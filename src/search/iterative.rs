@@ -46,7 +46,8 @@ impl Search<'_> {
         self.budget = TimeBudget::new(limits, overhead);
         self.pv_len[0] = 0;
         self.pv[0][0] = None;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.weakness = limits.weakness;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).min(limits.weakness.nodes.unwrap_or(u64::MAX));
         self.nodes = 0;
         self.stopped = false;
         self.keys.clear();

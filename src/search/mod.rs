@@ -20,6 +20,7 @@ pub mod history;
 mod iterative;
 mod params;
 pub mod picker;
+pub mod strength;
 mod threads;
 pub mod time;
 mod worker;
@@ -30,6 +31,7 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
 use crate::types::Move;
+pub use strength::Weakness;
 pub use threads::{run_threads, vote};
 pub use time::{Clock, Limits, TimeBudget};
 pub use worker::Worker;
@@ -167,9 +169,19 @@ impl Solo {
 
     /// `worker` searches `request` (the table is not aged: call `tt.new_search()` for that).
     pub fn search(&self, worker: &mut Worker, request: &Request) -> SearchResult {
+        self.search_reporting(worker, request, &mut Silent)
+    }
+
+    /// The same, each iteration reported to `reporter`.
+    pub fn search_reporting(
+        &self,
+        worker: &mut Worker,
+        request: &Request,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
         self.stop.store(false, Ordering::Relaxed);
         let shared = Shared::new(&self.tt, &self.stop, &self.pondering, &self.counters);
-        worker.search(request, &shared, &mut Silent)
+        worker.search(request, &shared, reporter)
     }
 }
 

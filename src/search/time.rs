@@ -36,6 +36,8 @@ pub struct Limits {
     pub infinite: bool,
     /// How many best lines to search and report (`MultiPV`; 0 counts as 1).
     pub multipv: usize,
+    /// A playing strength below the full one (`UCI_Elo`): a node budget and evaluation errors.
+    pub weakness: super::strength::Weakness,
 }
 
 /// Soft and hard time limits of one search (`None`: unlimited).

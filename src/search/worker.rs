@@ -61,6 +61,8 @@ pub struct Worker {
     pub(super) ponder_wait: bool,
     pub(super) budget: TimeBudget,
     pub(super) node_limit: u64,
+    /// The running search's playing strength (`UCI_Elo`; none by default).
+    pub(super) weakness: super::Weakness,
     pub(super) is_main: bool,
     pub(super) id: usize,
     pub(super) root_moves: Vec<Move>,
@@ -98,6 +100,7 @@ impl Worker {
             ponder_wait: false,
             budget: TimeBudget { soft: None, hard: None },
             node_limit: u64::MAX,
+            weakness: super::Weakness::default(),
             is_main: id == 0,
             id,
             root_moves: Vec::new(),

@@ -130,6 +130,7 @@ impl Engine {
             clock,
             infinite: go.infinite || (unlimited && go.mate.is_none()),
             multipv: self.options.multipv,
+            weakness: self.weakness(),
         };
         let infinite = go.infinite;
         let stop = Arc::new(AtomicBool::new(false));

@@ -44,7 +44,8 @@ Extensions:
   help                                    this text ('corvid help' lists the command line)
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
   Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
-  hand-crafted evaluation alone), EvalFile (a network file), OwnBook, BookFile (a Polyglot book).
+  hand-crafted evaluation alone), EvalFile (a network file), OwnBook, BookFile (a Polyglot book),
+  UCI_LimitStrength, UCI_Elo (1000-3000: play at that level instead of full strength).
 ";
 
 /// Engine name and version for `id name` and the banner.
@@ -64,6 +65,8 @@ pub struct Engine {
     book: Option<Arc<crate::book::Book>>,
     /// Draws book moves among their weights.
     book_rng: crate::rng::Rng,
+    /// Chooses a limited strength's evaluation errors; drawn anew for each game.
+    noise_seed: u64,
     running: Option<job::Running>,
     debug: bool,
 }
@@ -78,9 +81,8 @@ impl Default for Engine {
             workers: vec![Worker::new(0)],
             network: Arc::clone(crate::nnue::embedded()),
             book: None,
-            book_rng: crate::rng::Rng::new(
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64),
-            ),
+            book_rng: crate::rng::Rng::new(clock_seed()),
+            noise_seed: clock_seed(),
             options,
             running: None,
             debug: false,
@@ -139,6 +141,7 @@ impl Engine {
                     tt.clear();
                 }
                 self.workers.iter_mut().for_each(Worker::clear);
+                self.noise_seed = self.book_rng.next_u64();
                 self.position = Position::startpos();
                 self.position.set_chess960(self.options.chess960);
                 self.history.clear();
@@ -235,7 +238,8 @@ impl Engine {
                 }
                 None => say(&format!("info string error: cannot allocate {mb} MB of hash; table kept")),
             },
-            Ok(Change::ClearHash) => {
+            // The table's evaluations were made at the old strength.
+            Ok(Change::ClearHash | Change::Strength) => {
                 if let Some(tt) = Arc::get_mut(&mut self.tt) {
                     tt.clear();
                 }
@@ -273,6 +277,15 @@ impl Engine {
         }
     }
 
+    /// What `UCI_LimitStrength` and `UCI_Elo` take away from the next search.
+    pub(crate) fn weakness(&self) -> crate::search::Weakness {
+        if self.options.limit_strength {
+            crate::search::Weakness::at(self.options.elo, self.noise_seed)
+        } else {
+            crate::search::Weakness::default()
+        }
+    }
+
     /// `position`: a bad FEN keeps the previous position; an illegal move stops the move list at
     /// the last legal move. Both are reported.
     fn set_position(&mut self, start: Start, moves: &[String]) {
@@ -303,3 +316,8 @@ impl Engine {
 }
 
 pub use report::{info_line, lookup_line, wdl};
+
+/// A seed from the clock, for what should differ from one run to the next.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1
+}

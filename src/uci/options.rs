@@ -2,6 +2,8 @@
 //! updates. A value out of range or of the wrong kind is refused with a reason and the option
 //! keeps its value.
 
+use crate::search::strength::{MAX_ELO, MIN_ELO};
+
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -21,6 +23,10 @@ pub struct Options {
     pub own_book: bool,
     /// The book file in use; [`NO_BOOK`] for none.
     pub book_file: String,
+    /// Play at `elo` instead of full strength (`UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The level played at when `limit_strength` is on (`UCI_Elo`).
+    pub elo: u32,
 }
 
 /// `BookFile`'s value for no book.
@@ -43,6 +49,8 @@ impl Default for Options {
             eval_file: EMBEDDED.to_string(),
             own_book: false,
             book_file: NO_BOOK.to_string(),
+            limit_strength: false,
+            elo: DEFAULT_ELO,
         }
     }
 }
@@ -52,6 +60,8 @@ pub const MAX_HASH_MB: usize = 1 << 25;
 pub const MAX_THREADS: usize = 1024;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 pub const MAX_MULTIPV: usize = 256;
+/// `UCI_Elo`'s default: a club player.
+pub const DEFAULT_ELO: u32 = 1500;
 
 /// What an accepted `setoption` asks the engine to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +77,8 @@ pub enum Change {
     LoadNetwork(Option<String>),
     /// Load the Polyglot book at this path (`None`: no book).
     LoadBook(Option<String>),
+    /// The playing strength changed: evaluations the table holds were made at another level.
+    Strength,
 }
 
 impl Options {
@@ -86,6 +98,8 @@ impl Options {
             format!("option name EvalFile type string default {}", d.eval_file),
             format!("option name OwnBook type check default {}", d.own_book),
             format!("option name BookFile type string default {}", d.book_file),
+            format!("option name UCI_LimitStrength type check default {}", d.limit_strength),
+            format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
         ]
     }
 
@@ -138,6 +152,14 @@ impl Options {
             "usennue" => {
                 self.use_nnue = check()?;
                 Ok(Change::Stored)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check()?;
+                Ok(Change::Strength)
+            }
+            "uci_elo" => {
+                self.elo = spin(MIN_ELO as u64, MAX_ELO as u64)? as u32;
+                Ok(Change::Strength)
             }
             "ownbook" => {
                 self.own_book = check()?;
@@ -205,6 +227,14 @@ mod tests {
         assert!(o.own_book);
         assert_eq!(o.set("BookFile", Some("books/x.bin")), Ok(Change::LoadBook(Some("books/x.bin".into()))));
         assert_eq!(o.set("BookFile", Some("<none>")), Ok(Change::LoadBook(None)));
-        assert_eq!(o.declarations().len(), 12);
+        assert_eq!(o.set("UCI_LimitStrength", Some("true")), Ok(Change::Strength));
+        assert!(o.limit_strength);
+        assert_eq!(o.set("UCI_Elo", Some("2000")), Ok(Change::Strength));
+        assert_eq!(o.elo, 2000);
+        assert!(o.set("UCI_Elo", Some("999")).is_err());
+        assert!(o.set("UCI_Elo", Some("3001")).is_err());
+        assert!(o.set("UCI_Elo", Some("strong")).is_err());
+        assert_eq!(o.elo, 2000);
+        assert_eq!(o.declarations().len(), 14);
     }
 }
