@@ -9,7 +9,7 @@ const LAYERS: &[&[&str]] = &[
     &["types", "rng", "memory"],
     &["tables", "zobrist", "weights", "movelist"],
     &["position"],
-    &["perft", "book"],
+    &["perft", "book", "syzygy"],
     &["eval"],
     &["nnue"],
     &["tt"],

@@ -631,3 +631,43 @@ impl Engine {
         self.wait_for("uciok", 5_000)
     }
 }
+
+/// The `nodes` of the search's closing `info nodes ...` line.
+fn total_nodes(lines: &[String]) -> u64 {
+    let last = lines.iter().rev().find(|l| l.starts_with("info nodes")).expect("a closing info line");
+    field(last, "nodes").unwrap().parse().unwrap()
+}
+
+#[test]
+fn limited_strength_searches_less_and_still_takes_a_hanging_queen() {
+    let mut e = Engine::start();
+    // Full strength to depth 12 first, then the lowest level: its node budget ends the search.
+    let (_, full) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&full) > 5_000, "{full:?}");
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1000");
+    let (_, weak) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&weak) <= 60, "the 1000 level's budget is 50 nodes: {weak:?}");
+    // A queen left hanging is taken even so (the evaluation errors are far smaller than a queen).
+    for _ in 0..3 {
+        e.send("ucinewgame");
+        let (best, lines) = e.search(
+            "position fen rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+            "go wtime 60000 btime 60000",
+        );
+        assert_eq!(best, "f3h4", "{lines:?}");
+    }
+    // Higher levels search more; out-of-range levels are refused and the level kept.
+    e.send("setoption name UCI_Elo value 2000");
+    let (_, mid) = e.search("position startpos", "go depth 30");
+    let mid_nodes = total_nodes(&mid);
+    assert!((400..=12_100).contains(&mid_nodes), "2000 searches up to 12,000 nodes: {mid_nodes}");
+    e.send("setoption name UCI_Elo value 999");
+    e.send("setoption name UCI_Elo value 2601");
+    let (_, still) = e.search("position startpos", "go depth 30");
+    assert!(total_nodes(&still) <= 12_100, "{still:?}");
+    // Off again: full strength.
+    e.send("setoption name UCI_LimitStrength value false");
+    let (_, off) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&off) > 5_000, "{off:?}");
+}

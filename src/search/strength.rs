@@ -1,28 +1,34 @@
 //! Playing strength below the full one (`UCI_LimitStrength` with `UCI_Elo`, `corvid play --elo`).
 //!
 //! A level is a weaker *search*, not a strong search spoiled by random blunders: it looks at few
-//! positions (a node budget that halves every [`ELO_PER_DOUBLING`] points down the scale) and it
+//! positions (a node budget, from 50 a move at the bottom of the scale to 150,000 at 2,500) and it
 //! misjudges them (every static evaluation is off by a pseudo-random error, the same for the
 //! same position all game long, larger the lower the level). A low level therefore sees one or
 //! two moves ahead and values positions roughly, and misses what lies deeper, as a beginner
 //! does; it still takes a queen left hanging in front of it. The error comes from the position's
 //! key and a seed chosen for each game, so the engine does not play the same game twice.
 //!
-//! The scale is Stockfish's own `UCI_Elo` at 8+0.08: the constants below were fitted by matches
-//! against Stockfish 15.1 at the same `UCI_Elo` (see `docs/strength.md`).
+//! The scale is Stockfish's own `UCI_Elo` at 8+0.08: the levels below were fitted by matches
+//! against Stockfish 15.1 at the same `UCI_Elo` (see `docs/strength.md`). Node budgets make a
+//! level the same at every time control (a clock only ever shortens the search).
 
 /// The lowest level.
 pub const MIN_ELO: u32 = 1000;
-/// The top of the scale: full strength, nothing held back.
-pub const MAX_ELO: u32 = 3000;
+/// The top of the scale: full strength, nothing held back. On the scale's own terms (Stockfish
+/// 15.1's `UCI_Elo` at 8+0.08) the full engine measured about 2,520 to 2,545 there.
+pub const MAX_ELO: u32 = 2600;
 
-/// The node budget at [`MIN_ELO`].
-const NODES_AT_MIN: f64 = 24.0;
-/// Elo points for each doubling of the node budget.
-const ELO_PER_DOUBLING: f64 = 190.0;
-/// The evaluation error's amplitude at [`MIN_ELO`] (centipawns); it falls linearly to zero at
-/// [`MAX_ELO`].
-const NOISE_AT_MIN: f64 = 240.0;
+/// Levels between which the others are interpolated: Elo, node budget (interpolated on a log
+/// scale), evaluation error's amplitude in centipawns. 1,500, 2,000 and 2,500 were fitted by
+/// matches against Stockfish 15.1 at the same `UCI_Elo` (`docs/strength.md`); 1,000 lies below
+/// Stockfish's lowest level (1,320) and is extrapolated.
+const ANCHORS: [(u32, f64, f64); 5] = [
+    (MIN_ELO, 50.0, 180.0),
+    (1500, 600.0, 110.0),
+    (2000, 12_000.0, 40.0),
+    (2500, 150_000.0, 10.0),
+    (MAX_ELO, 2_400_000.0, 0.0),
+];
 
 /// What a level takes away from the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -43,9 +49,12 @@ impl Weakness {
         if elo >= MAX_ELO {
             return Weakness::default();
         }
-        let below_top = (MAX_ELO - elo) as f64 / (MAX_ELO - MIN_ELO) as f64;
-        let nodes = NODES_AT_MIN * 2f64.powf((elo - MIN_ELO) as f64 / ELO_PER_DOUBLING);
-        Weakness { nodes: Some(nodes.round() as u64), noise: (NOISE_AT_MIN * below_top).round() as i32, seed }
+        let i = ANCHORS.windows(2).position(|w| elo < w[1].0).unwrap_or(ANCHORS.len() - 2);
+        let ((lo, lo_nodes, lo_noise), (hi, hi_nodes, hi_noise)) = (ANCHORS[i], ANCHORS[i + 1]);
+        let t = (elo - lo) as f64 / (hi - lo) as f64;
+        let nodes = (lo_nodes.ln() + t * (hi_nodes.ln() - lo_nodes.ln())).exp();
+        let noise = lo_noise + t * (hi_noise - lo_noise);
+        Weakness { nodes: Some(nodes.round() as u64), noise: noise.round() as i32, seed }
     }
 
     /// The error this weakness adds to the evaluation of the position with `key`: from
@@ -78,11 +87,16 @@ mod tests {
     fn levels_grow_with_elo_and_the_top_is_full_strength() {
         let mut last = Weakness::at(MIN_ELO, 1);
         assert!(last.nodes.is_some() && last.noise > 0);
-        for elo in (MIN_ELO + 100..MAX_ELO).step_by(100) {
+        for elo in (MIN_ELO + 50..MAX_ELO).step_by(50) {
             let w = Weakness::at(elo, 1);
-            assert!(w.nodes > last.nodes && w.noise < last.noise, "{elo}: {w:?} after {last:?}");
+            assert!(w.nodes > last.nodes && w.noise <= last.noise, "{elo}: {w:?} after {last:?}");
             last = w;
         }
+        // The fitted levels are what the table says.
+        assert_eq!(Weakness::at(1500, 1), Weakness { nodes: Some(600), noise: 110, seed: 1 });
+        assert_eq!(Weakness::at(2000, 1), Weakness { nodes: Some(12_000), noise: 40, seed: 1 });
+        assert_eq!(Weakness::at(2500, 1), Weakness { nodes: Some(150_000), noise: 10, seed: 1 });
+        assert_eq!(Weakness::at(1750, 1).nodes, Some(2683), "halfway, on a log scale");
         assert_eq!(Weakness::at(MAX_ELO, 1), Weakness::default());
         assert_eq!(Weakness::at(5000, 1), Weakness::default());
         assert_eq!(Weakness::at(0, 1), Weakness::at(MIN_ELO, 1));

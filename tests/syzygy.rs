@@ -1,0 +1,99 @@
+//! Corvid's Syzygy reader against python-chess's on the real tables in
+//! `../shared/data/syzygy` (every 3- and 4-piece table and five 5-piece ones): WDL and DTZ of
+//! 10,000 positions, 250 a table, en-passant positions among them
+//! (`tests/data/syzygy/make_expected.py` made the list).
+
+use corvid::position::Position;
+use corvid::syzygy::Tablebases;
+
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+const EXPECTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy/expected.txt");
+
+/// The tables, or `None` (a skip, but a failure under CI) when they are not beside the checkout.
+fn tables() -> Option<Tablebases> {
+    if !std::path::Path::new(TABLES).is_dir() {
+        assert!(std::env::var("CI").is_err(), "{TABLES} is missing");
+        eprintln!("SKIPPED: {TABLES} not found");
+        return None;
+    }
+    let (tb, problems) = Tablebases::open(TABLES);
+    assert!(problems.is_empty(), "{problems:?}");
+    Some(tb)
+}
+
+#[test]
+fn wdl_and_dtz_equal_python_chess_on_ten_thousand_positions() {
+    let Some(tb) = tables() else { return };
+    assert_eq!(tb.counts(), (40, 40));
+    assert_eq!(tb.max_pieces, 5);
+    let text = std::fs::read_to_string(EXPECTED).unwrap();
+    let (mut checked, mut en_passant, mut wrong) = (0, 0, Vec::new());
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(" ; ").collect();
+        let pos = Position::from_fen(fields[0]).unwrap();
+        let (wdl, dtz): (i32, i32) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+        let got = (tb.probe_wdl(&pos), tb.probe_dtz(&pos));
+        if got != (Ok(wdl), Ok(dtz)) {
+            wrong.push(format!("{line}: got {got:?}"));
+        }
+        checked += 1;
+        en_passant += usize::from(fields[0].split(' ').nth(3) != Some("-"));
+    }
+    assert!(wrong.is_empty(), "{} of {checked} differ, first: {:?}", wrong.len(), &wrong[..wrong.len().min(10)]);
+    assert_eq!(checked, 10_000);
+    assert!(en_passant >= 40, "{en_passant} en-passant positions");
+}
+
+#[test]
+fn truncated_and_corrupt_tables_give_errors_never_a_crash() {
+    if tables().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("corvid-syzygy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let real = std::fs::read(format!("{TABLES}/KRPvKR.rtbw")).unwrap();
+    let positions: Vec<Position> = std::fs::read_to_string(EXPECTED)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let fen = l.split(" ; ").next().unwrap();
+            let pos = Position::from_fen(fen).unwrap();
+            (pos.occupied().count() == 5
+                && fen.contains('P') ^ fen.contains('p')
+                && fen.to_uppercase().matches('R').count() == 2)
+                .then_some(pos)
+        })
+        .collect();
+    assert!(positions.len() >= 100, "{}", positions.len());
+    // Cut to a size a table could have (64k + 16 bytes): past the header, short of the data.
+    let cut = (real.len() / 2) / 64 * 64 + 16;
+    std::fs::write(dir.join("KRPvKR.rtbw"), &real[..cut]).unwrap();
+    let (tb, _) = Tablebases::open(dir.to_str().unwrap());
+    let mut truncated = 0;
+    for pos in &positions {
+        // Captures lead into tables that are not in this folder.
+        let err = tb.probe_wdl(pos).unwrap_err();
+        assert!(err.contains("truncated or corrupt") || err.starts_with("no table for"), "{err}");
+        truncated += usize::from(err.contains("truncated or corrupt"));
+    }
+    assert!(truncated >= 50, "{truncated}");
+    // Bytes overwritten all over the file: errors or values, but never a panic or a hang.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for round in 0..20 {
+        let mut bad = real.clone();
+        for _ in 0..(1 + round * 4) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let at = 5 + (state % (bad.len() as u64 - 5)) as usize;
+            bad[at] = (state >> 32) as u8;
+        }
+        let file = dir.join("KRPvKR.rtbw");
+        std::fs::write(&file, &bad).unwrap();
+        let (tb, _) = Tablebases::open(dir.to_str().unwrap());
+        for pos in positions.iter().take(50) {
+            let _ = tb.probe_wdl(pos);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
