@@ -25,6 +25,10 @@ pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 128;
 /// Scores at or beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A tablebase win at the root; `TB_WIN - ply` at `ply`, kept below every mate score.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// The smallest |score| that is a tablebase win or loss (or a mate).
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,12 +63,12 @@ struct Bucket {
 
 const_assert_eq!(std::mem::size_of::<Bucket>(), 64);
 
-/// A mate score as stored: relative to the node, not to the root.
+/// A mate or tablebase score as stored: relative to the node, not to the root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -74,9 +78,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`].
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score

@@ -97,3 +97,121 @@ fn truncated_and_corrupt_tables_give_errors_never_a_crash() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod search {
+    use super::*;
+    use corvid::search::{Limits, NodeCounter, Request, Shared, Silent, Syzygy, Worker};
+    use corvid::tt::TranspositionTable;
+    use std::sync::atomic::AtomicBool;
+
+    /// Searches `pos` (after the game `history`) for `nodes` nodes with the tables.
+    fn best_move(tb: &Tablebases, pos: &Position, history: &[u64], nodes: u64) -> (corvid::Move, i32) {
+        let tt = TranspositionTable::new(4);
+        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+        let counters = [NodeCounter::default()];
+        let syzygy = Syzygy { tables: tb, probe_depth: 1, probe_limit: 7, rule50: true };
+        let shared = Shared::new(&tt, &stop, &pondering, &counters).with_syzygy(Some(syzygy));
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let request = Request { history, ..Request::new(pos, &limits) };
+        let result = Worker::new(0).search(&request, &shared, &mut Silent);
+        assert!(shared.tbhits() > 0);
+        (result.best.unwrap(), result.score)
+    }
+
+    fn positions(wdl: i32) -> Vec<Position> {
+        std::fs::read_to_string(EXPECTED)
+            .unwrap()
+            .lines()
+            .filter(|l| l.split(" ; ").nth(1) == Some(&wdl.to_string()))
+            .map(|l| Position::from_fen(l.split(" ; ").next().unwrap()).unwrap())
+            .step_by(25)
+            .collect()
+    }
+
+    #[test]
+    fn from_won_positions_the_move_keeps_the_win_and_drawn_ones_do_not_lose() {
+        let Some(tb) = tables() else { return };
+        let won = positions(2);
+        assert!(won.len() >= 100);
+        for pos in &won {
+            let (m, score) = best_move(&tb, pos, &[], 2_000);
+            let child = pos.make_move(m);
+            let mate = child.in_check() && !child.has_legal_move();
+            let keeps = mate
+                || if child.halfmove_clock() == 0 {
+                    tb.probe_wdl(&child) == Ok(-2)
+                } else {
+                    tb.probe_dtz(&child).is_ok_and(|d| d < 0 && -d + 1 + pos.halfmove_clock() as i32 <= 100)
+                };
+            assert!(keeps, "{} {m:?}", pos.to_fen());
+            assert!(score >= corvid::tt::TB_BOUND, "a win is reported as one: {score} in {}", pos.to_fen());
+        }
+        let drawn = positions(0);
+        assert!(drawn.len() >= 100);
+        for pos in &drawn {
+            let (m, score) = best_move(&tb, pos, &[], 2_000);
+            let child = pos.make_move(m);
+            assert!(tb.probe_wdl(&child).is_ok_and(|v| v <= 0), "{} {m:?}", pos.to_fen());
+            assert!(score.abs() < corvid::tt::TB_BOUND, "{score}");
+        }
+    }
+
+    #[test]
+    fn a_won_position_is_converted_against_the_best_defence() {
+        let Some(tb) = tables() else { return };
+        // Long wins from the list: the search plays the winning side, the tables the defence
+        // (the reply that keeps the loss longest); the game must end in mate, never in a draw by
+        // the fifty-move rule or repetition.
+        let mut long: Vec<(Position, i32)> = std::fs::read_to_string(EXPECTED)
+            .unwrap()
+            .lines()
+            .filter(|l| l.split(" ; ").nth(1) == Some("2"))
+            .map(|l| {
+                let f: Vec<&str> = l.split(" ; ").collect();
+                (Position::from_fen(f[0]).unwrap(), f[2].parse().unwrap())
+            })
+            .collect();
+        long.sort_by_key(|(_, dtz)| -dtz);
+        for (start, dtz) in long.into_iter().take(4) {
+            let mut pos = start;
+            let mut keys: Vec<u64> = Vec::new();
+            let winner = pos.side_to_move();
+            let mut mated = false;
+            for _ in 0..400 {
+                if !pos.has_legal_move() {
+                    mated = pos.in_check() && pos.side_to_move() != winner;
+                    break;
+                }
+                assert!(pos.halfmove_clock() < 100, "fifty moves from {} (dtz {dtz})", start.to_fen());
+                let seen = keys.iter().filter(|&&k| k == pos.key()).count();
+                assert!(seen < 2, "threefold from {}", start.to_fen());
+                let m = if pos.side_to_move() == winner {
+                    best_move(&tb, &pos, &keys, 3_000).0
+                } else {
+                    // The defence: the move whose resulting position's DTZ (for the winner) is
+                    // the longest.
+                    *pos.legal_moves()
+                        .iter()
+                        .max_by_key(|&&m| {
+                            let child = pos.make_move(m);
+                            if child.halfmove_clock() == 0 {
+                                // A capture or pawn move that still loses starts the count
+                                // afresh: short. One that saves the game: the best.
+                                if tb.probe_wdl(&child).unwrap() == 2 {
+                                    0
+                                } else {
+                                    10_000
+                                }
+                            } else {
+                                tb.probe_dtz(&child).unwrap()
+                            }
+                        })
+                        .unwrap()
+                };
+                keys.push(pos.key());
+                pos = pos.make_move(m);
+            }
+            assert!(mated, "no mate from {} (dtz {dtz}): ended at {}", start.to_fen(), pos.to_fen());
+        }
+    }
+}

@@ -671,3 +671,33 @@ fn limited_strength_searches_less_and_still_takes_a_hanging_queen() {
     let (_, off) = e.search("position startpos", "go depth 12");
     assert!(total_nodes(&off) > 5_000, "{off:?}");
 }
+
+#[test]
+fn syzygy_options_report_what_they_found_and_the_search_uses_the_tables() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+    if !std::path::Path::new(tables).is_dir() {
+        assert!(std::env::var("CI").is_err(), "{tables} is missing");
+        return;
+    }
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value /no/such/dir:{tables}"));
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5000);
+    assert!(lines.iter().any(|l| l.starts_with("info string error: SyzygyPath: /no/such/dir: ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "info string SyzygyPath: 40 WDL and 40 DTZ tables, up to 5 pieces"), "{lines:?}");
+    // KRvK, won: the result is reported as a tablebase win, the probes counted.
+    let (best, lines) = e.search("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1", "go depth 6");
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    assert_eq!(field(last, "cp"), Some("20000"), "{last}");
+    assert!(field(last, "tbhits").unwrap().parse::<u64>().unwrap() > 0, "{last}");
+    assert_ne!(best, "0000");
+    // KRvKR, drawn.
+    let (_, lines) = e.search("position fen 8/8/8/3k4/3r4/8/3RK3/8 w - - 0 1", "go depth 6");
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    assert_eq!(field(last, "cp"), Some("0"), "{last}");
+    // Off again: no probes.
+    e.send("setoption name SyzygyPath value <empty>");
+    let (_, lines) = e.search("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1", "go depth 6");
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    assert_eq!(field(last, "tbhits"), Some("0"), "{last}");
+}

@@ -247,6 +247,28 @@ impl Search<'_> {
             }
         }
 
+        // In the tablebases: a win or loss ends the node where its bound cuts, a draw always.
+        if !root && excluded.is_none() {
+            if let Some((score, bound)) = self.tablebase_probe(pos, depth, ply) {
+                let cuts = match bound {
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    _ => true,
+                };
+                if cuts {
+                    // The entry keeps an evaluation, as every entry of a node out of check does.
+                    let eval = match entry {
+                        _ if in_check => -INFINITY,
+                        Some(e) => e.eval,
+                        None => self.evaluate(pos, ply),
+                    };
+                    let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.shared.tt.store(key, None, score, eval, depth, bound, ply);
+                    return score;
+                }
+            }
+        }
+
         // The table keeps the evaluation uncorrected; the correction is applied on top.
         let raw_eval = if in_check {
             -INFINITY

@@ -63,6 +63,7 @@ impl Search<'_> {
             self.root_moves = legal.to_vec();
         }
         self.root_nodes = vec![0; self.root_moves.len()];
+        self.tablebase_root(root);
         let Some(&first) = self.root_moves.first() else {
             return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         };
@@ -162,6 +163,7 @@ impl Search<'_> {
         }
         self.flush_nodes();
         result.nodes = self.shared.total_nodes();
+        result.score = self.shown_score(result.score);
         result
     }
 
@@ -251,14 +253,24 @@ impl Search<'_> {
         reporter.iteration(&Iteration {
             depth,
             seldepth: self.seldepth.max(depth as usize),
-            score: ReportedScore::from_internal(score),
+            score: ReportedScore::from_internal(self.shown_score(score)),
             bound,
             nodes: self.shared.total_nodes(),
             time: self.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits(),
             pv,
             multipv,
         });
+    }
+
+    /// The score to report: the tables' result where the root is in them and the search found
+    /// no mate.
+    fn shown_score(&self, score: i32) -> i32 {
+        match self.tb_root_score {
+            Some(tb) if score.abs() < MATE_BOUND => tb,
+            _ => score,
+        }
     }
 
     fn flush_nodes(&self) {

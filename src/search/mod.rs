@@ -21,6 +21,7 @@ mod iterative;
 mod params;
 pub mod picker;
 pub mod strength;
+mod tablebase;
 mod threads;
 pub mod time;
 mod worker;
@@ -29,12 +30,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::position::Position;
-use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
+use crate::tt::{TranspositionTable, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::types::Move;
 pub use strength::Weakness;
 pub use threads::{run_threads, vote};
 pub use time::{Clock, Limits, TimeBudget};
 pub use worker::Worker;
+
+/// What a tablebase win is reported as (centipawns, less a point a ply to the win), as other
+/// engines do: far above any evaluation, below every mate.
+pub const TB_WIN_CP: i32 = 20_000;
 
 /// A score as reported, from the side to move's point of view: centipawns or a mate distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +56,10 @@ impl ReportedScore {
             ReportedScore::Mate((MATE - score + 1) / 2)
         } else if score <= -MATE_BOUND {
             ReportedScore::Mate(-(MATE + score) / 2)
+        } else if score >= TB_BOUND {
+            ReportedScore::Centipawns(TB_WIN_CP - (TB_WIN - score))
+        } else if score <= -TB_BOUND {
+            ReportedScore::Centipawns(-TB_WIN_CP + (TB_WIN + score))
         } else {
             ReportedScore::Centipawns(score)
         }
@@ -96,6 +105,8 @@ pub struct Iteration {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Tablebase probes that found a value, all threads.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
     /// 1 for the best line; 2, 3, ... for the next best with `MultiPV`.
     pub multipv: usize,
@@ -145,6 +156,22 @@ pub struct Shared<'a> {
     /// a thousand nodes. Apart from `stop`, so that a search that reached its own limit is
     /// still told from one the GUI ended (after `go infinite` only the latter answers).
     pub abort: &'a AtomicBool,
+    /// Syzygy tables and how to use them (none by default).
+    pub syzygy: Option<Syzygy<'a>>,
+    /// Tablebase probes that found a value, all threads.
+    pub tbhits: AtomicU64,
+}
+
+/// The tablebases a search probes and the `Syzygy*` options.
+#[derive(Clone, Copy)]
+pub struct Syzygy<'a> {
+    pub tables: &'a crate::syzygy::Tablebases,
+    /// Probe in the search only at this depth or more (`SyzygyProbeDepth`).
+    pub probe_depth: i32,
+    /// Probe positions of at most this many pieces (`SyzygyProbeLimit`, and the tables found).
+    pub probe_limit: usize,
+    /// Wins beyond the fifty-move rule count as draws (`Syzygy50MoveRule`).
+    pub rule50: bool,
 }
 
 /// One thread searching alone with a table of its own (self-play, openings, labelling, tests):
@@ -196,12 +223,21 @@ impl<'a> Shared<'a> {
         pondering: &'a AtomicBool,
         counters: &'a [NodeCounter],
     ) -> Shared<'a> {
-        Shared { tt, stop, pondering, counters, abort: &NEVER }
+        Shared { tt, stop, pondering, counters, abort: &NEVER, syzygy: None, tbhits: AtomicU64::new(0) }
+    }
+
+    /// The same, probing `syzygy`'s tables (when it has any).
+    pub fn with_syzygy(self, syzygy: Option<Syzygy<'a>>) -> Shared<'a> {
+        Shared { syzygy: syzygy.filter(|s| !s.tables.is_empty() && s.probe_limit > 0), ..self }
     }
 
     /// The same, ended also when `abort` is set.
     pub fn with_abort(self, abort: &'a AtomicBool) -> Shared<'a> {
         Shared { abort, ..self }
+    }
+
+    pub fn tbhits(&self) -> u64 {
+        self.tbhits.load(Ordering::Relaxed)
     }
 
     pub fn total_nodes(&self) -> u64 {

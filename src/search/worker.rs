@@ -61,6 +61,11 @@ pub struct Worker {
     pub(super) ponder_wait: bool,
     pub(super) budget: TimeBudget,
     pub(super) node_limit: u64,
+    /// The tablebase result of the root, reported instead of the search's score (`None`: the
+    /// root is not in the tables).
+    pub(super) tb_root_score: Option<i32>,
+    /// Whether the search probes the tables below the root.
+    pub(super) tb_in_search: bool,
     /// The running search's playing strength (`UCI_Elo`; none by default).
     pub(super) weakness: super::Weakness,
     pub(super) is_main: bool,
@@ -101,6 +106,8 @@ impl Worker {
             budget: TimeBudget { soft: None, hard: None },
             node_limit: u64::MAX,
             weakness: super::Weakness::default(),
+            tb_root_score: None,
+            tb_in_search: true,
             is_main: id == 0,
             id,
             root_moves: Vec::new(),

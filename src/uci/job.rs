@@ -11,7 +11,7 @@ use super::command::Go;
 use super::report::{nps, say, InfoPrinter};
 use super::Engine;
 use crate::search::{
-    Clock, Iteration, Limits, NodeCounter, ReportedScore, Reporter, Request, ScoreBound, Shared, Worker,
+    Clock, Iteration, Limits, NodeCounter, ReportedScore, Reporter, Request, ScoreBound, Shared, Syzygy, Worker,
 };
 use crate::types::Color;
 
@@ -145,6 +145,9 @@ impl Engine {
         }
         let chess960 = pos.is_chess960();
         let show_wdl = self.options.show_wdl;
+        let tablebases = self.tablebases.clone();
+        let (probe_depth, probe_limit, rule50) =
+            (self.options.syzygy_probe_depth, self.options.syzygy_probe_limit, self.options.syzygy_rule50);
         let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));
         tt.new_search();
 
@@ -154,7 +157,10 @@ impl Engine {
             // The search's own stop (a limit reached) is not the GUI's `stop`, which only
             // `thread_stop` carries.
             let search_stop = AtomicBool::new(false);
-            let shared = Shared::new(&tt, &search_stop, &thread_pondering, &counters).with_abort(&thread_stop);
+            let syzygy = tablebases.as_deref().map(|tables| Syzygy { tables, probe_depth, probe_limit, rule50 });
+            let shared = Shared::new(&tt, &search_stop, &thread_pondering, &counters)
+                .with_abort(&thread_stop)
+                .with_syzygy(syzygy);
             let mut printer = InfoPrinter { chess960, show_wdl };
             let wait = || {
                 // After `go infinite` the answer waits for `stop`, after `go ponder` for
@@ -179,6 +185,7 @@ impl Engine {
                     nodes: shared.total_nodes(),
                     time: started.elapsed(),
                     hashfull: tt.hashfull(),
+                    tbhits: shared.tbhits(),
                     pv: result.pv.clone(),
                     multipv: 1,
                 });
@@ -186,9 +193,10 @@ impl Engine {
             // The search's totals, all threads counted, as its last word before the move.
             let (nodes, time) = (shared.total_nodes(), started.elapsed());
             say(&format!(
-                "info nodes {nodes} nps {} hashfull {} time {}",
+                "info nodes {nodes} nps {} hashfull {} tbhits {} time {}",
                 nps(nodes, time),
                 tt.hashfull(),
+                shared.tbhits(),
                 time.as_millis()
             ));
             let text = match result.best {

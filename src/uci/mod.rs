@@ -45,7 +45,9 @@ Extensions:
 Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
   Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
   hand-crafted evaluation alone), EvalFile (a network file), OwnBook, BookFile (a Polyglot book),
-  UCI_LimitStrength, UCI_Elo (1000-3000: play at that level instead of full strength).
+  UCI_LimitStrength, UCI_Elo (1000-2600: play at that level instead of full strength),
+  SyzygyPath (tables' directories, ':'-separated; ';' on Windows), SyzygyProbeDepth,
+  SyzygyProbeLimit, Syzygy50MoveRule.
 ";
 
 /// Engine name and version for `id name` and the banner.
@@ -67,6 +69,8 @@ pub struct Engine {
     book_rng: crate::rng::Rng,
     /// Chooses a limited strength's evaluation errors; drawn anew for each game.
     noise_seed: u64,
+    /// The Syzygy tables found on `SyzygyPath`.
+    tablebases: Option<Arc<crate::syzygy::Tablebases>>,
     running: Option<job::Running>,
     debug: bool,
 }
@@ -83,6 +87,7 @@ impl Default for Engine {
             book: None,
             book_rng: crate::rng::Rng::new(clock_seed()),
             noise_seed: clock_seed(),
+            tablebases: None,
             options,
             running: None,
             debug: false,
@@ -260,6 +265,23 @@ impl Engine {
                     self.options.book_file = options::NO_BOOK.to_string();
                 }
             },
+            Ok(Change::LoadSyzygy(None)) => {
+                self.tablebases = None;
+                self.options.syzygy_path = options::NO_TABLES.to_string();
+            }
+            Ok(Change::LoadSyzygy(Some(paths))) => {
+                let (tables, problems) = crate::syzygy::Tablebases::open(&paths);
+                for problem in problems {
+                    say(&format!("info string error: SyzygyPath: {problem}"));
+                }
+                let (wdl, dtz) = tables.counts();
+                say(&format!(
+                    "info string SyzygyPath: {wdl} WDL and {dtz} DTZ tables, up to {} pieces",
+                    tables.max_pieces
+                ));
+                self.tablebases = (!tables.is_empty()).then(|| Arc::new(tables));
+                self.options.syzygy_path = paths;
+            }
             Ok(Change::LoadNetwork(None)) => {
                 self.network = Arc::clone(crate::nnue::embedded());
                 self.options.eval_file = options::EMBEDDED.to_string();

@@ -27,10 +27,21 @@ pub struct Options {
     pub limit_strength: bool,
     /// The level played at when `limit_strength` is on (`UCI_Elo`).
     pub elo: u32,
+    /// Directories of Syzygy tables (`SyzygyPath`); [`NO_TABLES`] for none.
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`: the search probes at this depth or more.
+    pub syzygy_probe_depth: i32,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
+    pub syzygy_probe_limit: usize,
+    /// `Syzygy50MoveRule`: wins and losses the fifty-move rule spoils count as draws.
+    pub syzygy_rule50: bool,
 }
 
 /// `BookFile`'s value for no book.
 pub const NO_BOOK: &str = "<none>";
+
+/// `SyzygyPath`'s value for no tables.
+pub const NO_TABLES: &str = "<empty>";
 
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED: &str = "<embedded>";
@@ -51,6 +62,10 @@ impl Default for Options {
             book_file: NO_BOOK.to_string(),
             limit_strength: false,
             elo: DEFAULT_ELO,
+            syzygy_path: NO_TABLES.to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: crate::syzygy::MAX_PIECES,
+            syzygy_rule50: true,
         }
     }
 }
@@ -79,6 +94,8 @@ pub enum Change {
     LoadBook(Option<String>),
     /// The playing strength changed: evaluations the table holds were made at another level.
     Strength,
+    /// Scan these directories for Syzygy tables (`None`: no tables).
+    LoadSyzygy(Option<String>),
 }
 
 impl Options {
@@ -100,6 +117,14 @@ impl Options {
             format!("option name BookFile type string default {}", d.book_file),
             format!("option name UCI_LimitStrength type check default {}", d.limit_strength),
             format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
+            format!("option name SyzygyPath type string default {}", d.syzygy_path),
+            format!("option name SyzygyProbeDepth type spin default {} min 1 max 100", d.syzygy_probe_depth),
+            format!(
+                "option name SyzygyProbeLimit type spin default {} min 0 max {}",
+                d.syzygy_probe_limit,
+                crate::syzygy::MAX_PIECES
+            ),
+            format!("option name Syzygy50MoveRule type check default {}", d.syzygy_rule50),
         ]
     }
 
@@ -160,6 +185,23 @@ impl Options {
             "uci_elo" => {
                 self.elo = spin(MIN_ELO as u64, MAX_ELO as u64)? as u32;
                 Ok(Change::Strength)
+            }
+            "syzygypath" => match value.map(str::trim) {
+                None | Some("") => Ok(Change::LoadSyzygy(None)),
+                Some(v) if v == NO_TABLES => Ok(Change::LoadSyzygy(None)),
+                Some(paths) => Ok(Change::LoadSyzygy(Some(paths.to_string()))),
+            },
+            "syzygyprobedepth" => {
+                self.syzygy_probe_depth = spin(1, 100)? as i32;
+                Ok(Change::Stored)
+            }
+            "syzygyprobelimit" => {
+                self.syzygy_probe_limit = spin(0, crate::syzygy::MAX_PIECES as u64)? as usize;
+                Ok(Change::Stored)
+            }
+            "syzygy50moverule" => {
+                self.syzygy_rule50 = check()?;
+                Ok(Change::Stored)
             }
             "ownbook" => {
                 self.own_book = check()?;
@@ -235,6 +277,16 @@ mod tests {
         assert!(o.set("UCI_Elo", Some("3001")).is_err());
         assert!(o.set("UCI_Elo", Some("strong")).is_err());
         assert_eq!(o.elo, 2000);
-        assert_eq!(o.declarations().len(), 14);
+        assert_eq!(o.set("SyzygyPath", Some(" /a:/b ")), Ok(Change::LoadSyzygy(Some("/a:/b".into()))));
+        assert_eq!(o.set("SyzygyPath", Some("<empty>")), Ok(Change::LoadSyzygy(None)));
+        assert_eq!(o.set("SyzygyProbeDepth", Some("5")), Ok(Change::Stored));
+        assert_eq!(o.syzygy_probe_depth, 5);
+        assert!(o.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert_eq!(o.set("SyzygyProbeLimit", Some("5")), Ok(Change::Stored));
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert_eq!(o.syzygy_probe_limit, 5);
+        assert_eq!(o.set("Syzygy50MoveRule", Some("false")), Ok(Change::Stored));
+        assert!(!o.syzygy_rule50);
+        assert_eq!(o.declarations().len(), 18);
     }
 }

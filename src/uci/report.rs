@@ -75,12 +75,13 @@ pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
     let nps = nps(info.nodes, info.time);
     let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis(),
         pv.join(" ")
     )

@@ -1,0 +1,143 @@
+//! Syzygy tablebases in the search: at the root, the legal moves ranked by DTZ (by WDL where a
+//! DTZ table is missing) and only those that keep the best result under the fifty-move rule
+//! searched; inside the tree, WDL probes after captures and pawn moves, whose wins and losses
+//! become scores just below mate ([`TB_WIN`]) that the table stores like mates, by distance.
+
+use std::sync::atomic::Ordering;
+
+use super::iterative::Search;
+use crate::position::Position;
+use crate::tt::{Bound, TB_WIN};
+use crate::types::Move;
+
+/// Ranks are DTZ-based: a win within the fifty-move rule ranks `MAX_DTZ`, a later win less.
+const MAX_DTZ: i32 = 1 << 18;
+
+/// The DTZ a zeroing move gives, by the WDL it keeps.
+fn dtz_before_zeroing(wdl: i32) -> i32 {
+    wdl.signum() * if wdl.abs() == 2 { 1 } else { 101 }
+}
+
+impl Search<'_> {
+    /// How many times `key` occurs among the game's positions (before the root, and the root)
+    /// within the last `reach` plies.
+    fn occurrences(&self, root: &Position, key: u64, reach: usize) -> usize {
+        let game = &self.keys[..self.root_keys];
+        let recent = &game[game.len().saturating_sub(reach)..];
+        recent.iter().filter(|&&k| k == key).count() + usize::from(root.key() == key && reach > 0)
+    }
+
+    /// Ranks the root moves by the tables and keeps the best; sets the score to report and
+    /// whether the search still probes. False if the root is not in the tables.
+    pub(super) fn tablebase_root(&mut self, root: &Position) -> bool {
+        self.tb_root_score = None;
+        self.tb_in_search = true;
+        let Some(syzygy) = self.shared.syzygy else { return false };
+        if self.root_moves.is_empty() {
+            return false;
+        }
+        let pieces = root.occupied().count() as usize;
+        if pieces > syzygy.probe_limit.min(syzygy.tables.max_pieces) || root.castling().0 != 0 {
+            return false;
+        }
+        let tables = syzygy.tables;
+        let cnt50 = root.halfmove_clock() as i32;
+        let repeated = self.occurrences(root, root.key(), root.halfmove_clock() as usize) > 1;
+        let moves = self.root_moves.clone();
+        let by_dtz = |search: &Search, m: Move| -> Result<i32, String> {
+            let child = root.make_move(m);
+            let mate = child.in_check() && !child.has_legal_move();
+            let dtz = if child.halfmove_clock() == 0 {
+                dtz_before_zeroing(-tables.probe_wdl(&child)?)
+            } else if search.occurrences(root, child.key(), child.halfmove_clock() as usize) >= 2
+                || (child.halfmove_clock() >= 100 && !mate)
+            {
+                0
+            } else if mate {
+                1
+            } else {
+                let d = -tables.probe_dtz(&child)?;
+                d + d.signum()
+            };
+            Ok(if dtz > 0 {
+                if dtz + cnt50 <= 99 && !repeated {
+                    MAX_DTZ
+                } else {
+                    MAX_DTZ - (dtz + cnt50)
+                }
+            } else if dtz < 0 {
+                if -dtz * 2 + cnt50 < 100 {
+                    -MAX_DTZ
+                } else {
+                    -MAX_DTZ + (-dtz + cnt50)
+                }
+            } else {
+                0
+            })
+        };
+        let by_wdl = |search: &Search, m: Move| -> Result<i32, String> {
+            let child = root.make_move(m);
+            let mut wdl = if search.occurrences(root, child.key(), child.halfmove_clock() as usize) >= 2 {
+                0
+            } else {
+                -tables.probe_wdl(&child)?
+            };
+            if !syzygy.rule50 {
+                wdl = wdl.signum() * 2;
+            }
+            Ok([-MAX_DTZ, -MAX_DTZ + 101, 0, MAX_DTZ - 101, MAX_DTZ][(wdl + 2) as usize])
+        };
+        let dtz_ranks: Result<Vec<i32>, String> = moves.iter().map(|&m| by_dtz(self, m)).collect();
+        let (ranks, with_dtz) = match dtz_ranks {
+            Ok(ranks) => (ranks, true),
+            Err(_) => match moves.iter().map(|&m| by_wdl(self, m)).collect::<Result<Vec<i32>, String>>() {
+                Ok(ranks) => (ranks, false),
+                Err(_) => return false,
+            },
+        };
+        self.shared.tbhits.fetch_add(moves.len() as u64, Ordering::Relaxed);
+        let best = ranks.iter().copied().max().unwrap_or(0);
+        self.root_moves = moves.iter().zip(&ranks).filter(|(_, &r)| r == best).map(|(&m, _)| m).collect();
+        self.root_nodes = vec![0; self.root_moves.len()];
+        let bound = if syzygy.rule50 { MAX_DTZ / 2 - 100 } else { 1 };
+        self.tb_root_score = Some(if best >= bound {
+            TB_WIN
+        } else if best > 0 {
+            1
+        } else if best == 0 {
+            0
+        } else if best > -bound {
+            -1
+        } else {
+            -TB_WIN
+        });
+        // With DTZ the root moves already make progress; a drawn or lost root gains nothing.
+        self.tb_in_search = !with_dtz && best > 0;
+        true
+    }
+
+    /// A WDL probe of `pos` at `ply` where the options allow one: the score and its bound.
+    #[inline]
+    pub(super) fn tablebase_probe(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        if !self.tb_in_search || pos.halfmove_clock() != 0 || pos.castling().0 != 0 {
+            return None;
+        }
+        let syzygy = self.shared.syzygy?;
+        let pieces = pos.occupied().count() as usize;
+        let limit = syzygy.probe_limit.min(syzygy.tables.max_pieces);
+        if pieces > limit || (pieces == limit && depth < syzygy.probe_depth) {
+            return None;
+        }
+        let wdl = syzygy.tables.probe_wdl(pos).ok()?;
+        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        let draw = i32::from(syzygy.rule50);
+        Some(if wdl > draw {
+            (TB_WIN - ply as i32, Bound::Lower)
+        } else if wdl < -draw {
+            (-TB_WIN + ply as i32, Bound::Upper)
+        } else {
+            // A win or loss the fifty-move rule spoils counts as a draw, a point from even.
+            (wdl, Bound::Exact)
+        })
+    }
+}
