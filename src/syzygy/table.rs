@@ -461,52 +461,38 @@ impl Table {
 
     fn factors_piece(&self, enc: &mut Encoding, order: usize) -> Result<u64, String> {
         let pivots: u64 = if self.enc_type == 0 { 31_332 } else { 462 };
-        let mut n = 64 - enc.norm[0];
-        let (mut f, mut i, mut k) = (1u64, enc.norm[0], 0);
-        while i < self.pieces || k == order {
-            if k == order {
-                enc.factor[0] = f;
-                f = f.checked_mul(pivots).ok_or("corrupt piece order")?;
-            } else {
-                enc.factor[i] = f;
-                f = f.checked_mul(binomial(n as i64, enc.norm[i] as i64)).ok_or("corrupt piece order")?;
-                n -= enc.norm[i];
-                i += enc.norm[i];
-            }
-            k += 1;
-            if k > MAX_PIECES + 1 {
-                return Err("corrupt piece order".into());
-            }
-        }
-        Ok(f)
+        self.factors(enc, enc.norm[0], &[(order, 0, pivots)])
     }
 
     fn factors_pawn(&self, enc: &mut Encoding, order: usize, order2: usize, file: usize) -> Result<u64, String> {
-        let mut i = enc.norm[0];
-        if order2 < 0x0f {
-            i += enc.norm[i];
-        }
-        let mut n = 64 - i;
-        let (mut f, mut k) = (1u64, 0);
         let leading = enc.norm[0];
-        while i < self.pieces || k == order || k == order2 {
-            if k == order {
-                enc.factor[0] = f;
-                f = f.checked_mul(TABLES.pawn_factor[leading - 1][file]).ok_or("corrupt piece order")?;
-            } else if k == order2 {
-                enc.factor[leading] = f;
-                f = f
-                    .checked_mul(binomial(48 - leading as i64, enc.norm[leading] as i64))
-                    .ok_or("corrupt piece order")?;
+        let first = TABLES.pawn_factor[leading - 1][file];
+        let second = binomial(48 - leading as i64, enc.norm[leading] as i64);
+        // The other colour's pawns (when it has any) are the second fixed group.
+        let start = if order2 < 0x0f { leading + enc.norm[leading] } else { leading };
+        self.factors(enc, start, &[(order, 0, first), (order2, leading, second)])
+    }
+
+    /// Each group's weight in the index, in the table's order of groups: the fixed groups of
+    /// `fixed` (their place in the order, their first piece, their count of placements) where
+    /// the order puts them, the groups of like pieces from `start` on between them, each
+    /// choosing its squares among those left. Returns the table's size.
+    fn factors(&self, enc: &mut Encoding, start: usize, fixed: &[(usize, usize, u64)]) -> Result<u64, String> {
+        let corrupt = || "corrupt piece order".to_string();
+        let (mut f, mut i, mut k, mut n) = (1u64, start, 0, 64 - start);
+        while i < self.pieces || fixed.iter().any(|&(order, _, _)| order == k) {
+            if let Some(&(_, slot, weight)) = fixed.iter().find(|&&(order, _, _)| order == k) {
+                enc.factor[slot] = f;
+                f = f.checked_mul(weight).ok_or_else(corrupt)?;
             } else {
                 enc.factor[i] = f;
-                f = f.checked_mul(binomial(n as i64, enc.norm[i] as i64)).ok_or("corrupt piece order")?;
+                f = f.checked_mul(binomial(n as i64, enc.norm[i] as i64)).ok_or_else(corrupt)?;
                 n -= enc.norm[i];
                 i += enc.norm[i];
             }
             k += 1;
             if k > MAX_PIECES + 1 {
-                return Err("corrupt piece order".into());
+                return Err(corrupt());
             }
         }
         Ok(f)
