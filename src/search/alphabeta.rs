@@ -100,7 +100,7 @@ impl Worker {
     /// The static evaluation of `pos`, the position at `ply`, for the side to move: the network
     /// (or the hand-crafted evaluation where the `UseNNUE` option is off).
     #[inline]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+    pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let eval = if self.use_nnue {
             debug_assert_eq!(self.nnue.position(ply).key(), pos.key(), "accumulator stack out of step at ply {ply}");
             if eval::insufficient_material(pos) {
@@ -248,24 +248,10 @@ impl Search<'_> {
         }
 
         // In the tablebases: a win or loss ends the node where its bound cuts, a draw always.
-        if !root && excluded.is_none() {
-            if let Some((score, bound)) = self.tablebase_probe(pos, depth, ply) {
-                let cuts = match bound {
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    _ => true,
-                };
-                if cuts {
-                    // The entry keeps an evaluation, as every entry of a node out of check does.
-                    let eval = match entry {
-                        _ if in_check => -INFINITY,
-                        Some(e) => e.eval,
-                        None => self.evaluate(pos, ply),
-                    };
-                    let depth = (depth + 6).min(MAX_PLY as i32 - 1);
-                    self.shared.tt.store(key, None, score, eval, depth, bound, ply);
-                    return score;
-                }
+        // (Only the flag and the halfmove clock are tested here; the rest is out of line.)
+        if self.tb_in_search && pos.halfmove_clock() == 0 && !root && excluded.is_none() {
+            if let Some(score) = self.tablebase_cut(pos, depth, alpha, beta, ply, entry, in_check) {
+                return score;
             }
         }
 

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use super::iterative::Search;
 use crate::position::Position;
-use crate::tt::{Bound, TB_WIN};
+use crate::tt::{Bound, TtEntry, MATE, MAX_PLY, TB_WIN};
 use crate::types::Move;
 
 /// Ranks are DTZ-based: a win within the fifty-move rule ranks `MAX_DTZ`, a later win less.
@@ -31,7 +31,8 @@ impl Search<'_> {
     /// whether the search still probes. False if the root is not in the tables.
     pub(super) fn tablebase_root(&mut self, root: &Position) -> bool {
         self.tb_root_score = None;
-        self.tb_in_search = true;
+        // Without tables the tree's test for a probe is this one flag.
+        self.tb_in_search = self.shared.syzygy.is_some();
         let Some(syzygy) = self.shared.syzygy else { return false };
         if self.root_moves.is_empty() {
             return false;
@@ -116,10 +117,46 @@ impl Search<'_> {
         true
     }
 
+    /// At a node after a capture or pawn move: the table's score if the position is in the
+    /// tables and that score ends the node (a draw, or a win or loss whose bound cuts), stored
+    /// in the transposition table. Out of line: a probe is rare, the search's loop is hot.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tablebase_cut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        entry: Option<TtEntry>,
+        in_check: bool,
+    ) -> Option<i32> {
+        let (score, bound) = self.tablebase_probe(pos, depth, ply)?;
+        let cuts = match bound {
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            _ => true,
+        };
+        if !cuts {
+            return None;
+        }
+        // The entry keeps an evaluation, as every entry of a node out of check does (in check
+        // the search never reads it).
+        let eval = match entry {
+            _ if in_check => -MATE,
+            Some(e) => e.eval,
+            None => self.evaluate(pos, ply),
+        };
+        let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+        self.shared.tt.store(pos.key(), None, score, eval, depth, bound, ply);
+        Some(score)
+    }
+
     /// A WDL probe of `pos` at `ply` where the options allow one: the score and its bound.
-    #[inline]
-    pub(super) fn tablebase_probe(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
-        if !self.tb_in_search || pos.halfmove_clock() != 0 || pos.castling().0 != 0 {
+    fn tablebase_probe(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        if pos.castling().0 != 0 {
             return None;
         }
         let syzygy = self.shared.syzygy?;
