@@ -1,7 +1,10 @@
 //! Perft: counts the leaf nodes of the legal move tree, the oracle for move generation and the
 //! benchmark users run.
 //!
-//! Bulk counting: at depth 1 the legal moves are counted by popcount, never made. `divide`
+//! Bulk counting: at depth 1 the legal moves are counted by popcount, never made. At depth 2
+//! the moves go from the generator straight into a make (no move list) that writes only what
+//! the generator reads (the bitboards, side, rights, en passant, checkers and pins; the keys and
+//! the evaluation's sum stay stale: perft never reads them), and the child is counted. `divide`
 //! reports per root move; roots can be split over threads, and deep counts can use a
 //! [`PerftHash`] shared by all threads (lock-free, see its notes).
 
@@ -17,17 +20,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
+        2 => pos.perft_frontier(),
         _ => pos
             .legal_moves()
             .iter()
             .map(|&m| {
                 let mut child = *pos;
-                pos.make_move_into(m, &mut child);
-                if depth == 2 {
-                    child.count_legal()
-                } else {
-                    perft(&child, depth - 1)
-                }
+                pos.make_move_bits_into(m, &mut child);
+                perft(&child, depth - 1)
             })
             .sum(),
     }

@@ -124,28 +124,40 @@ impl Position {
 
     #[inline(always)]
     fn add_piece(&mut self, piece: Piece, sq: Square) {
+        self.add_piece_bits::<true>(piece, sq);
+    }
+
+    /// [`Position::add_piece`]; without `KEYS`, the bitboards only (see `make_move_bits_into`).
+    #[inline(always)]
+    fn add_piece_bits<const KEYS: bool>(&mut self, piece: Piece, sq: Square) {
         self.by_type[piece.piece_type().index()] |= sq;
         self.by_color[piece.color().index()] |= sq;
-        self.toggle_keys(piece, sq);
-        self.psq += psqt(piece, sq);
+        if KEYS {
+            self.toggle_keys(piece, sq);
+            self.psq += psqt(piece, sq);
+        }
     }
 
     #[inline(always)]
-    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+    fn remove_piece_bits<const KEYS: bool>(&mut self, piece: Piece, sq: Square) {
         self.by_type[piece.piece_type().index()] ^= sq;
         self.by_color[piece.color().index()] ^= sq;
-        self.toggle_keys(piece, sq);
-        self.psq -= psqt(piece, sq);
+        if KEYS {
+            self.toggle_keys(piece, sq);
+            self.psq -= psqt(piece, sq);
+        }
     }
 
     #[inline(always)]
-    fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+    fn move_piece_bits<const KEYS: bool>(&mut self, piece: Piece, from: Square, to: Square) {
         let bb = Bitboard::from_square(from) | to;
         self.by_type[piece.piece_type().index()] ^= bb;
         self.by_color[piece.color().index()] ^= bb;
-        self.toggle_keys(piece, from);
-        self.toggle_keys(piece, to);
-        self.psq += psqt(piece, to) - psqt(piece, from);
+        if KEYS {
+            self.toggle_keys(piece, from);
+            self.toggle_keys(piece, to);
+            self.psq += psqt(piece, to) - psqt(piece, from);
+        }
     }
 
     // ---- accessors ----
@@ -344,38 +356,8 @@ impl Position {
     #[inline(always)]
     fn update_checks_and_pins(&mut self) {
         let us = self.side;
-        let them = !us;
-        let ksq = self.king(us);
-        let enemy = self.colored(them);
-        let own = self.colored(us);
-        let occupied = own | enemy;
-        let queens = self.pieces(PieceType::Queen);
-
-        let mut checkers = (knight_attacks(ksq) & self.pieces(PieceType::Knight) & enemy)
-            | (pawn_attacks(us, ksq) & self.pieces(PieceType::Pawn) & enemy);
-
-        let mut pin_orth = Bitboard::EMPTY;
-        for sniper in rook_rays(ksq) & (self.pieces(PieceType::Rook) | queens) & enemy {
-            let blockers = between(ksq, sniper) & occupied;
-            if blockers.is_empty() {
-                checkers |= sniper;
-            } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
-                // (a lone enemy blocker is no pin; two or more blockers are none either)
-                pin_orth |= between(ksq, sniper) | sniper;
-            }
-        }
-        let mut pin_diag = Bitboard::EMPTY;
-        for sniper in bishop_rays(ksq) & (self.pieces(PieceType::Bishop) | queens) & enemy {
-            let blockers = between(ksq, sniper) & occupied;
-            if blockers.is_empty() {
-                checkers |= sniper;
-            } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
-                pin_diag |= between(ksq, sniper) | sniper;
-            }
-        }
-        self.checkers = checkers;
-        self.pin_orth = pin_orth;
-        self.pin_diag = pin_diag;
+        (self.checkers, self.pin_diag, self.pin_orth) =
+            checks_and_pins(&self.by_type, self.colored(us), self.colored(!us), us);
     }
 
     /// Keys computed from scratch (the incremental ones must always equal these).
@@ -466,4 +448,43 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.to_fen())
     }
+}
+
+/// The enemy pieces that check the king of `us` and the rays (king excluded, pinner included)
+/// of its diagonal and orthogonal pins: `(checkers, pin_diag, pin_orth)`, from the bitboards
+/// alone (so a make can compute them before it writes the child).
+#[inline(always)]
+fn checks_and_pins(
+    by_type: &[Bitboard; 6],
+    own: Bitboard,
+    enemy: Bitboard,
+    us: Color,
+) -> (Bitboard, Bitboard, Bitboard) {
+    let ksq = (by_type[PieceType::King.index()] & own).lsb();
+    let occupied = own | enemy;
+    let queens = by_type[PieceType::Queen.index()];
+
+    let mut checkers = (knight_attacks(ksq) & by_type[PieceType::Knight.index()] & enemy)
+        | (pawn_attacks(us, ksq) & by_type[PieceType::Pawn.index()] & enemy);
+
+    let mut pin_orth = Bitboard::EMPTY;
+    for sniper in rook_rays(ksq) & (by_type[PieceType::Rook.index()] | queens) & enemy {
+        let blockers = between(ksq, sniper) & occupied;
+        if blockers.is_empty() {
+            checkers |= sniper;
+        } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
+            // (a lone enemy blocker is no pin; two or more blockers are none either)
+            pin_orth |= between(ksq, sniper) | sniper;
+        }
+    }
+    let mut pin_diag = Bitboard::EMPTY;
+    for sniper in bishop_rays(ksq) & (by_type[PieceType::Bishop.index()] | queens) & enemy {
+        let blockers = between(ksq, sniper) & occupied;
+        if blockers.is_empty() {
+            checkers |= sniper;
+        } else if !blockers.more_than_one() && (blockers & own).is_nonempty() {
+            pin_diag |= between(ksq, sniper) | sniper;
+        }
+    }
+    (checkers, pin_diag, pin_orth)
 }
