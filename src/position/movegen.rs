@@ -124,6 +124,11 @@ impl Sink for Counter {
     }
 }
 
+/// [`Position::gen_side`]'s choices of the side to move.
+const SIDE_WHITE: u8 = 0;
+const SIDE_BLACK: u8 = 1;
+const SIDE_READ: u8 = 2;
+
 /// Perft's last two plies: makes each move (keys left stale) and adds the child's legal moves,
 /// counted by popcount. No move list: the moves go from the generator straight to the make, the
 /// mover's type read once per piece, not once per move, and a capture's victim looked up only
@@ -187,7 +192,10 @@ impl Position {
     #[inline]
     pub fn perft_frontier(&self) -> u64 {
         let mut frontier = Frontier { pos: self, child: *self, leaves: 0 };
-        self.gen::<AllMoves, _>(&mut frontier, Bitboard::FULL);
+        match self.side {
+            Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut frontier, Bitboard::FULL),
+            Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut frontier, Bitboard::FULL),
+        }
         frontier.leaves
     }
 
@@ -208,7 +216,10 @@ impl Position {
     #[inline]
     pub fn count_legal(&self) -> u64 {
         let mut counter = Counter(0);
-        self.gen::<AllMoves, _>(&mut counter, Bitboard::FULL);
+        match self.side {
+            Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut counter, Bitboard::FULL),
+            Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut counter, Bitboard::FULL),
+        }
         counter.0
     }
 
@@ -234,7 +245,20 @@ impl Position {
     /// The generator behind every public entry point; `movers` restricts which pieces move.
     #[inline(always)]
     fn gen<M: GenMode, S: Sink>(&self, sink: &mut S, movers: Bitboard) {
-        let us = self.side;
+        self.gen_side::<M, S, SIDE_READ>(sink, movers);
+    }
+
+    /// [`Position::gen`] with the side to move read from the position (`SIDE_READ`), or known at
+    /// compile time (`SIDE_WHITE`, `SIDE_BLACK`: perft's counting, whose board lookups and
+    /// shifts then are constants; the search keeps the one copy of the code).
+    #[inline(always)]
+    fn gen_side<M: GenMode, S: Sink, const SIDE: u8>(&self, sink: &mut S, movers: Bitboard) {
+        let us = match SIDE {
+            SIDE_WHITE => Color::White,
+            SIDE_BLACK => Color::Black,
+            _ => self.side,
+        };
+        debug_assert_eq!(us, self.side);
         let them = !us;
         let own = self.colored(us);
         let enemy = self.colored(them);
