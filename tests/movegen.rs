@@ -150,3 +150,29 @@ fn gives_check_agrees_with_making_the_move() {
     }
     assert!(moves > 1_000_000 && checks > 20_000, "{moves} moves, {checks} checks");
 }
+
+/// Perft's frontier (the last two plies through the lean make, with castling verdicts carried
+/// over from the parent) counts what the general make and the plain counter count, child by
+/// child summed, in every position of random games from the test positions (Chess960 ones
+/// among them, with castling paths that moves open and close).
+#[test]
+fn perft_frontier_equals_make_and_count() {
+    let mut rng = corvid::rng::Rng::new(0xC0FF_EE11);
+    let mut checked = 0;
+    for fen in FENS {
+        for _game in 0..40 {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ply in 0..60 {
+                let moves = pos.legal_moves();
+                let expected: u64 = moves.iter().map(|&m| pos.make_move(m).count_legal()).sum();
+                assert_eq!(pos.perft_frontier(), expected, "{pos:?}");
+                checked += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.make_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

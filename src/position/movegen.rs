@@ -58,6 +58,12 @@ trait Sink {
     fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
     /// A single move.
     fn one(&mut self, m: Move);
+    /// Whether the king's path for castling on `side` is known (from the parent, see
+    /// [`Frontier`]) to be unattacked, so the generator need not test it.
+    #[inline(always)]
+    fn path_known_safe(&self, _side: CastleSide) -> bool {
+        false
+    }
 }
 
 #[inline(always)]
@@ -99,8 +105,8 @@ impl Sink for MoveList {
     }
 }
 
-/// Counts moves without listing them.
-struct Counter(u64);
+/// Counts moves without listing them; `.1[side]`: see [`Sink::path_known_safe`].
+struct Counter(u64, [bool; 2]);
 
 impl Sink for Counter {
     #[inline(always)]
@@ -122,6 +128,11 @@ impl Sink for Counter {
     fn one(&mut self, _m: Move) {
         self.0 += 1;
     }
+
+    #[inline(always)]
+    fn path_known_safe(&self, side: CastleSide) -> bool {
+        self.1[side as usize]
+    }
 }
 
 /// [`Position::gen_side`]'s choices of the side to move.
@@ -133,17 +144,56 @@ const SIDE_READ: u8 = 2;
 /// counted by popcount. No move list: the moves go from the generator straight to the make, the
 /// mover's type read once per piece, not once per move, and a capture's victim looked up only
 /// for captures.
+///
+/// Castling of the children's side to move: where its king's path is unattacked here (with its
+/// king and rook lifted off), a child's is too unless the move starts or ends on a square from
+/// which a piece could attack the path or a line to it could open (`watch`: every square a
+/// queen, knight or king on the path reaches here; a pawn's squares are among the king's).
+/// Those children, and every child of a castling, en passant or promotion, test the path
+/// themselves.
 struct Frontier<'a> {
     pos: &'a Position,
     child: Position,
     leaves: u64,
+    /// Per castling side: the squares that void the parent's verdict (`FULL`: no verdict).
+    watch: [Bitboard; 2],
 }
 
 impl Frontier<'_> {
+    fn new(pos: &Position) -> Frontier<'_> {
+        let mut watch = [Bitboard::FULL; 2];
+        let us = pos.side;
+        let them = !us;
+        let king = pos.king(them);
+        for side in CastleSide::ALL {
+            let Some(rook) = pos.castle_rook(them, side) else { continue };
+            if (between(king, rook) & pos.colored(them)).is_nonempty() {
+                // Their own piece in the way stays there (or is taken and replaced): no castling
+                // in any child, found by the child's cheap emptiness test.
+                continue;
+            }
+            let (king_to, _) = castling_destinations(side, king.rank());
+            let lifted = pos.occupied() ^ king ^ rook;
+            let path = between(king, king_to) | king_to;
+            let mut reach = Bitboard::EMPTY;
+            let mut safe = true;
+            for sq in path {
+                safe &= !pos.is_attacked(sq, us, lifted);
+                reach |= bishop_attacks(sq, lifted) | rook_attacks(sq, lifted) | knight_attacks(sq) | king_attacks(sq);
+            }
+            if safe {
+                watch[side as usize] = reach;
+            }
+        }
+        Frontier { pos, child: *pos, leaves: 0, watch }
+    }
+
     #[inline(always)]
     fn plain<const QUIET: bool>(&mut self, from: Square, to: Square, moved: PieceType, double_push: bool) {
         self.pos.make_plain_bits_into::<QUIET>(from, to, moved, double_push, &mut self.child);
-        self.leaves += self.child.count_legal();
+        let touched = Bitboard::from_square(from) | to;
+        let safe = self.watch.map(|w| (w & touched).is_empty());
+        self.leaves += self.child.count_legal_with(Counter(0, safe));
     }
 }
 
@@ -191,7 +241,7 @@ impl Position {
     /// The number of leaves two plies below (perft 2), without a move list.
     #[inline]
     pub fn perft_frontier(&self) -> u64 {
-        let mut frontier = Frontier { pos: self, child: *self, leaves: 0 };
+        let mut frontier = Frontier::new(self);
         match self.side {
             Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut frontier, Bitboard::FULL),
             Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut frontier, Bitboard::FULL),
@@ -215,7 +265,12 @@ impl Position {
     /// The number of legal moves, counted without building a list.
     #[inline]
     pub fn count_legal(&self) -> u64 {
-        let mut counter = Counter(0);
+        self.count_legal_with(Counter(0, [false; 2]))
+    }
+
+    /// [`Position::count_legal`] with what the caller knows of the castling paths.
+    #[inline(always)]
+    fn count_legal_with(&self, mut counter: Counter) -> u64 {
         match self.side {
             Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut counter, Bitboard::FULL),
             Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut counter, Bitboard::FULL),
@@ -325,7 +380,9 @@ impl Position {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(us, side) {
                     // Necessary (and cheap): nothing stands between king and rook.
-                    if (between(ksq, rook) & occupied).is_empty() && self.castling_legal(ksq, rook, side) {
+                    if (between(ksq, rook) & occupied).is_empty()
+                        && self.castling_legal(ksq, rook, side, sink.path_known_safe(side))
+                    {
                         sink.one(Move::new(ksq, rook, MoveKind::Castle));
                     }
                 }
@@ -385,13 +442,17 @@ impl Position {
 
     /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
     /// is known not to be in check).
-    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
+    /// `path_safe`: the king's path is known to be unattacked; only the squares are checked.
+    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide, path_safe: bool) -> bool {
         let (king_to, rook_to) = castling_destinations(side, ksq.rank());
         let lifted = self.occupied() ^ ksq ^ rook;
         let king_path = between(ksq, king_to) | king_to;
         let must_be_empty = king_path | between(rook, rook_to) | rook_to;
         if (must_be_empty & lifted).is_nonempty() {
             return false;
+        }
+        if path_safe {
+            return true;
         }
         let them = !self.side;
         king_path.into_iter().all(|sq| !self.is_attacked(sq, them, lifted))
