@@ -58,10 +58,10 @@ trait Sink {
     fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
     /// A single move.
     fn one(&mut self, m: Move);
-    /// Whether the king's path for castling on `side` is known (from the parent, see
-    /// [`Frontier`]) to be unattacked, so the generator need not test it.
+    /// Whether castling on `side`, a right still held, is known (from the parent, see
+    /// [`Frontier`]) to be legal if the king is not in check, so the generator need not test it.
     #[inline(always)]
-    fn path_known_safe(&self, _side: CastleSide) -> bool {
+    fn castling_known_legal(&self, _side: CastleSide) -> bool {
         false
     }
 }
@@ -105,7 +105,7 @@ impl Sink for MoveList {
     }
 }
 
-/// Counts moves without listing them; `.1[side]`: see [`Sink::path_known_safe`].
+/// Counts moves without listing them; `.1[side]`: see [`Sink::castling_known_legal`].
 struct Counter(u64, [bool; 2]);
 
 impl Sink for Counter {
@@ -130,7 +130,7 @@ impl Sink for Counter {
     }
 
     #[inline(always)]
-    fn path_known_safe(&self, side: CastleSide) -> bool {
+    fn castling_known_legal(&self, side: CastleSide) -> bool {
         self.1[side as usize]
     }
 }
@@ -145,12 +145,13 @@ const SIDE_READ: u8 = 2;
 /// mover's type read once per piece, not once per move, and a capture's victim looked up only
 /// for captures.
 ///
-/// Castling of the children's side to move: where its king's path is unattacked here (with its
-/// king and rook lifted off), a child's is too unless the move starts or ends on a square from
-/// which a piece could attack the path or a line to it could open (`watch`: every square a
-/// queen, knight or king on the path reaches here; a pawn's squares are among the king's).
-/// Those children, and every child of a castling, en passant or promotion, test the path
-/// themselves.
+/// Castling of the children's side to move: where it is legal here but for the side to move
+/// (the squares the king and rook cross are empty but for them, and the king's path is not
+/// attacked with both lifted off), it is legal in a child that keeps the right and is not in
+/// check, unless the move starts or ends on a square to watch: one of those squares (it could
+/// fill it), or one from which a queen, knight or king on the path reaches (a piece could attack
+/// from there, or a line to the path open; a pawn's squares are among the king's). Those
+/// children, and every child of a castling, en passant or promotion, test castling themselves.
 struct Frontier<'a> {
     pos: &'a Position,
     child: Position,
@@ -167,15 +168,14 @@ impl Frontier<'_> {
         let king = pos.king(them);
         for side in CastleSide::ALL {
             let Some(rook) = pos.castle_rook(them, side) else { continue };
-            if (between(king, rook) & pos.colored(them)).is_nonempty() {
-                // Their own piece in the way stays there (or is taken and replaced): no castling
-                // in any child, found by the child's cheap emptiness test.
-                continue;
-            }
-            let (king_to, _) = castling_destinations(side, king.rank());
+            let (king_to, rook_to) = castling_destinations(side, king.rank());
             let lifted = pos.occupied() ^ king ^ rook;
             let path = between(king, king_to) | king_to;
-            let mut reach = Bitboard::EMPTY;
+            let must_be_empty = path | between(rook, rook_to) | rook_to;
+            if (must_be_empty & lifted).is_nonempty() {
+                continue;
+            }
+            let mut reach = must_be_empty;
             let mut safe = true;
             for sq in path {
                 safe &= !pos.is_attacked(sq, us, lifted);
@@ -268,7 +268,7 @@ impl Position {
         self.count_legal_with(Counter(0, [false; 2]))
     }
 
-    /// [`Position::count_legal`] with what the caller knows of the castling paths.
+    /// [`Position::count_legal`] with what the caller knows of castling.
     #[inline(always)]
     fn count_legal_with(&self, mut counter: Counter) -> u64 {
         match self.side {
@@ -380,8 +380,8 @@ impl Position {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(us, side) {
                     // Necessary (and cheap): nothing stands between king and rook.
-                    if (between(ksq, rook) & occupied).is_empty()
-                        && self.castling_legal(ksq, rook, side, sink.path_known_safe(side))
+                    if sink.castling_known_legal(side)
+                        || ((between(ksq, rook) & occupied).is_empty() && self.castling_legal(ksq, rook, side))
                     {
                         sink.one(Move::new(ksq, rook, MoveKind::Castle));
                     }
@@ -442,17 +442,13 @@ impl Position {
 
     /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
     /// is known not to be in check).
-    /// `path_safe`: the king's path is known to be unattacked; only the squares are checked.
-    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide, path_safe: bool) -> bool {
+    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
         let (king_to, rook_to) = castling_destinations(side, ksq.rank());
         let lifted = self.occupied() ^ ksq ^ rook;
         let king_path = between(ksq, king_to) | king_to;
         let must_be_empty = king_path | between(rook, rook_to) | rook_to;
         if (must_be_empty & lifted).is_nonempty() {
             return false;
-        }
-        if path_safe {
-            return true;
         }
         let them = !self.side;
         king_path.into_iter().all(|sq| !self.is_attacked(sq, them, lifted))
