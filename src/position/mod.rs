@@ -343,13 +343,8 @@ impl Position {
 
     /// Recomputes the squares whose moves lose castling rights.
     fn update_castle_watch(&mut self) {
-        let mut watch = Bitboard::EMPTY;
-        for (i, &rook) in self.castle_rooks.iter().enumerate() {
-            if self.castling.0 >> i & 1 != 0 {
-                watch |= Bitboard::from_square(rook) | self.king(Color::ALL[i / 2]);
-            }
-        }
-        self.castle_watch = watch;
+        let kings = Color::ALL.map(|c| self.colored_pieces(c, PieceType::King));
+        self.castle_watch = castle_watch_of(self.castling.0, &self.castle_rooks, kings);
     }
 
     /// Recomputes `checkers` and the pin rays for the side to move.
@@ -487,4 +482,33 @@ fn checks_and_pins(
         }
     }
     (checkers, pin_diag, pin_orth)
+}
+
+/// The castling rights (bits of [`CastlingRights`]) left of `rights` after a move from `from`
+/// to `to`; `king_moved`: the colour of the king that moved, if a king moved.
+#[inline(always)]
+fn rights_after(rights: u8, rooks: &[Square; 4], king_moved: Option<Color>, from: Square, to: Square) -> u8 {
+    let mut rights = rights;
+    if let Some(color) = king_moved {
+        rights &= !(3 << (color as u8 * 2));
+    }
+    for (i, &rook) in rooks.iter().enumerate() {
+        if rook == from || rook == to {
+            rights &= !(1 << i);
+        }
+    }
+    rights
+}
+
+/// The squares of the kings (`kings`, by colour) and rooks whose move or capture loses one of
+/// `rights`.
+#[inline(always)]
+fn castle_watch_of(rights: u8, rooks: &[Square; 4], kings: [Bitboard; 2]) -> Bitboard {
+    let mut watch = Bitboard::EMPTY;
+    for (i, &rook) in rooks.iter().enumerate() {
+        if rights >> i & 1 != 0 {
+            watch |= kings[i / 2] | rook;
+        }
+    }
+    watch
 }
