@@ -168,10 +168,7 @@ impl Frontier<'_> {
         let king = pos.king(them);
         for side in CastleSide::ALL {
             let Some(rook) = pos.castle_rook(them, side) else { continue };
-            let (king_to, rook_to) = castling_destinations(side, king.rank());
-            let lifted = pos.occupied() ^ king ^ rook;
-            let path = between(king, king_to) | king_to;
-            let must_be_empty = path | between(rook, rook_to) | rook_to;
+            let (path, must_be_empty, lifted) = pos.castling_squares(king, rook, side);
             if (must_be_empty & lifted).is_nonempty() {
                 continue;
             }
@@ -242,10 +239,7 @@ impl Position {
     #[inline]
     pub fn perft_frontier(&self) -> u64 {
         let mut frontier = Frontier::new(self);
-        match self.side {
-            Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut frontier, Bitboard::FULL),
-            Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut frontier, Bitboard::FULL),
-        }
+        self.gen_all_specialised(&mut frontier);
         frontier.leaves
     }
 
@@ -271,11 +265,17 @@ impl Position {
     /// [`Position::count_legal`] with what the caller knows of castling.
     #[inline(always)]
     fn count_legal_with(&self, mut counter: Counter) -> u64 {
-        match self.side {
-            Color::White => self.gen_side::<AllMoves, _, SIDE_WHITE>(&mut counter, Bitboard::FULL),
-            Color::Black => self.gen_side::<AllMoves, _, SIDE_BLACK>(&mut counter, Bitboard::FULL),
-        }
+        self.gen_all_specialised(&mut counter);
         counter.0
+    }
+
+    /// Every legal move into `sink`, the generator specialised on the side to move.
+    #[inline(always)]
+    fn gen_all_specialised<S: Sink>(&self, sink: &mut S) {
+        match self.side {
+            Color::White => self.gen_side::<AllMoves, S, SIDE_WHITE>(sink, Bitboard::FULL),
+            Color::Black => self.gen_side::<AllMoves, S, SIDE_BLACK>(sink, Bitboard::FULL),
+        }
     }
 
     /// Whether the side to move has any legal move (false: checkmate or stalemate).
@@ -443,15 +443,23 @@ impl Position {
     /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
     /// is known not to be in check).
     fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
-        let (king_to, rook_to) = castling_destinations(side, ksq.rank());
-        let lifted = self.occupied() ^ ksq ^ rook;
-        let king_path = between(ksq, king_to) | king_to;
-        let must_be_empty = king_path | between(rook, rook_to) | rook_to;
+        let (king_path, must_be_empty, lifted) = self.castling_squares(ksq, rook, side);
         if (must_be_empty & lifted).is_nonempty() {
             return false;
         }
         let them = !self.side;
         king_path.into_iter().all(|sq| !self.is_attacked(sq, them, lifted))
+    }
+
+    /// For castling with the king on `ksq` and the rook on `rook`: the king's path (the squares
+    /// that must not be attacked), every square king and rook cross or land on (which must be
+    /// empty but for them), and the occupancy with both lifted off.
+    #[inline(always)]
+    fn castling_squares(&self, ksq: Square, rook: Square, side: CastleSide) -> (Bitboard, Bitboard, Bitboard) {
+        let (king_to, rook_to) = castling_destinations(side, ksq.rank());
+        let king_path = between(ksq, king_to) | king_to;
+        let must_be_empty = king_path | between(rook, rook_to) | rook_to;
+        (king_path, must_be_empty, self.occupied() ^ ksq ^ rook)
     }
 }
 
