@@ -168,7 +168,8 @@ pub struct Syzygy<'a> {
     pub tables: &'a crate::syzygy::Tablebases,
     /// Probe in the search only at this depth or more (`SyzygyProbeDepth`).
     pub probe_depth: i32,
-    /// Probe positions of at most this many pieces (`SyzygyProbeLimit`, and the tables found).
+    /// Probe positions of at most this many pieces (`SyzygyProbeLimit`; [`Shared::with_syzygy`]
+    /// lowers it to the most pieces of the tables found).
     pub probe_limit: usize,
     /// Wins beyond the fifty-move rule count as draws (`Syzygy50MoveRule`).
     pub rule50: bool,
@@ -228,7 +229,10 @@ impl<'a> Shared<'a> {
 
     /// The same, probing `syzygy`'s tables (when it has any).
     pub fn with_syzygy(self, syzygy: Option<Syzygy<'a>>) -> Shared<'a> {
-        Shared { syzygy: syzygy.filter(|s| !s.tables.is_empty() && s.probe_limit > 0), ..self }
+        let syzygy = syzygy
+            .map(|s| Syzygy { probe_limit: s.probe_limit.min(s.tables.max_pieces), ..s })
+            .filter(|s| !s.tables.is_empty() && s.probe_limit > 0);
+        Shared { syzygy, ..self }
     }
 
     /// The same, ended also when `abort` is set.

@@ -28,18 +28,18 @@ impl Search<'_> {
     }
 
     /// Ranks the root moves by the tables and keeps the best; sets the score to report and
-    /// whether the search still probes. False if the root is not in the tables.
-    pub(super) fn tablebase_root(&mut self, root: &Position) -> bool {
+    /// whether the search still probes. Nothing changes where the root is not in the tables.
+    pub(super) fn tablebase_root(&mut self, root: &Position) {
         self.tb_root_score = None;
         // Without tables the tree's test for a probe is this one flag.
         self.tb_in_search = self.shared.syzygy.is_some();
-        let Some(syzygy) = self.shared.syzygy else { return false };
+        let Some(syzygy) = self.shared.syzygy else { return };
         if self.root_moves.is_empty() {
-            return false;
+            return;
         }
         let pieces = root.occupied().count() as usize;
-        if pieces > syzygy.probe_limit.min(syzygy.tables.max_pieces) || root.castling().0 != 0 {
-            return false;
+        if pieces > syzygy.probe_limit || root.castling().0 != 0 {
+            return;
         }
         let tables = syzygy.tables;
         let cnt50 = root.halfmove_clock() as i32;
@@ -93,7 +93,7 @@ impl Search<'_> {
             Ok(ranks) => (ranks, true),
             Err(_) => match moves.iter().map(|&m| by_wdl(self, m)).collect::<Result<Vec<i32>, String>>() {
                 Ok(ranks) => (ranks, false),
-                Err(_) => return false,
+                Err(_) => return,
             },
         };
         self.shared.tbhits.fetch_add(moves.len() as u64, Ordering::Relaxed);
@@ -114,7 +114,6 @@ impl Search<'_> {
         });
         // With DTZ the root moves already make progress; a drawn or lost root gains nothing.
         self.tb_in_search = !with_dtz && best > 0;
-        true
     }
 
     /// At a node after a capture or pawn move: the table's score if the position is in the
@@ -161,7 +160,7 @@ impl Search<'_> {
         }
         let syzygy = self.shared.syzygy?;
         let pieces = pos.occupied().count() as usize;
-        let limit = syzygy.probe_limit.min(syzygy.tables.max_pieces);
+        let limit = syzygy.probe_limit;
         if pieces > limit || (pieces == limit && depth < syzygy.probe_depth) {
             return None;
         }
