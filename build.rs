@@ -11,7 +11,7 @@
 //!   named by the `CORVID_EVALFILE` environment variable (the Makefile's `EVALFILE=`, as
 //!   OpenBench passes networks under test). Its header and size are checked here, so a wrong file
 //!   fails the build instead of the engine; `$OUT_DIR/network.rs` gives its hidden size to the
-//!   crate, which refuses to compile against a network of another width.
+//!   crate, whose layers take that width.
 //!
 //! The script is hermetic: no network access, nothing written outside `OUT_DIR`, and the target's
 //! features are read from `CARGO_CFG_TARGET_FEATURE` (never from `cfg!`, which describes the host).
@@ -343,6 +343,9 @@ fn embed_network(out_dir: &std::path::Path) {
         panic!("network {}: not a Corvid network (bad magic)", path.display());
     }
     let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    if hidden == 0 || hidden > 256 || hidden % 16 != 0 {
+        panic!("network {}: {hidden} neurons; an engine takes a multiple of 16 up to 256", path.display());
+    }
     let expected = 12 + 2 * (NET_INPUTS * hidden + hidden + NET_BUCKETS * 2 * hidden) + 4 * NET_BUCKETS;
     if bytes.len() != expected {
         panic!("network {}: {} bytes, a {hidden}-neuron network has {expected}", path.display(), bytes.len());

@@ -133,11 +133,13 @@ pub static SPECS: [Spec; 10] = [
     },
     Spec {
         name: "train",
-        operands: "<data>",
-        arity: (1, 1),
+        operands: "<data>...",
+        arity: (1, 1024),
         about: "Train the evaluation network on .vf games (the quiet positions out of check), .bin \
-                boards, .pgn with evaluation comments, or 'FEN | score | result' text. The last 2% \
-                (whole games where the data has them) are held out; the best epoch is kept.",
+                boards, .pgn with evaluation comments, or 'FEN | score | result' text; a directory \
+                stands for all its data files. One game in 50 (one block of 256 positions where the \
+                data has no games) is held out, at most 200,000 positions; the best epoch is kept. \
+                Data larger than the cache is read from disk every epoch.",
         flags: &[
             required("--out", "<net>", "the network file to write"),
             valued("--epochs", "N", "passes over the data (default 30)"),
@@ -148,6 +150,9 @@ pub static SPECS: [Spec; 10] = [
             valued("--seed", "N", "random seed (default 1)"),
             valued("--base", "none|psqt|hce", "what the output is added to (default none)"),
             valued("--init", "<net>", "start from this network (of the same base) instead of random weights"),
+            valued("--hidden", "N", "neurons per perspective, a multiple of 16 up to 256 (default this build's)"),
+            valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
+            valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),
         ],
     },
 ];
@@ -329,24 +334,28 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             use_nnue: use_nnue(&p),
         },
         "convert" => Subcommand::Convert { input: ops[0].clone(), output: ops[1].clone() },
-        "train" => Subcommand::Train(train::Options {
-            file: ops[0].clone(),
-            out: p.text("--out").unwrap_or_default(),
-            epochs: p.int("--epochs", 30, 1, 1_000_000)?,
-            batch: p.int("--batch", 16384, 1, 1 << 24)?,
-            lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
-            lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
-            threads: p.int("--threads", 1, 1, 256)?,
-            seed: p.int("--seed", 1, 0, u64::MAX)?,
-            decay_at: [0.6, 0.85],
-            base: match p.text("--base").as_deref() {
-                None | Some("none") => Base::None,
-                Some("psqt") => Base::Psqt,
-                Some("hce") => Base::Hce,
-                Some(other) => return Err(format!("--base: '{other}' is not none, psqt or hce")),
-            },
-            init: p.text("--init"),
-        }),
+        "train" => {
+            let defaults = train::Options::new(ops.to_vec(), p.text("--out").unwrap_or_default());
+            Subcommand::Train(train::Options {
+                epochs: p.int("--epochs", 30, 1, 1_000_000)?,
+                batch: p.int("--batch", 16384, 1, 1 << 24)?,
+                lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
+                lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
+                threads: p.int("--threads", 1, 1, 256)?,
+                seed: p.int("--seed", 1, 0, u64::MAX)?,
+                base: match p.text("--base").as_deref() {
+                    None | Some("none") => Base::None,
+                    Some("psqt") => Base::Psqt,
+                    Some("hce") => Base::Hce,
+                    Some(other) => return Err(format!("--base: '{other}' is not none, psqt or hce")),
+                },
+                init: p.text("--init"),
+                hidden: p.int("--hidden", defaults.hidden, 16, 256)?,
+                cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
+                buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,
+                ..defaults
+            })
+        }
         "play" => Subcommand::Play(crate::play::Options {
             side: match p.text("--color").as_deref() {
                 None | Some("white") => crate::play::Side::White,
@@ -583,7 +592,7 @@ mod tests {
             spec("perft").unwrap().usage(),
             "usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]"
         );
-        assert!(spec("train").unwrap().usage().ends_with("[--init <net>]"));
+        assert!(spec("train").unwrap().usage().ends_with("[--buffer N]"));
         assert!(help.contains("UCI commands:"), "the UCI part follows");
     }
 

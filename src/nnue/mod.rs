@@ -39,8 +39,9 @@ pub const ON_BY_DEFAULT: bool = true;
 
 /// Inputs: 2 colours x 6 piece types x 64 squares.
 pub const INPUTS: usize = 768;
-/// Neurons per perspective.
-pub const HIDDEN: usize = 128;
+/// Neurons per perspective: the embedded network's (`build.rs` reads it from the file's header,
+/// so `make EVALFILE=net.nnue` builds an engine of that network's width).
+pub const HIDDEN: usize = embedded::EMBEDDED_HIDDEN;
 /// Output layers, chosen by piece count.
 pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the feature transformer.
@@ -100,13 +101,12 @@ impl Base {
     }
 }
 
-static_assertions::const_assert!(HIDDEN <= 256);
+// The output sums fit `i32` up to 256 neurons; the vector kernels take 16 lanes at a time.
+static_assertions::const_assert!(HIDDEN <= 256 && HIDDEN % 16 == 0);
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
-// A network of another width than this build's fails here, at compile time.
-static_assertions::const_assert_eq!(embedded::EMBEDDED_HIDDEN, HIDDEN);
 
 /// The embedded network, copied by `build.rs` (which checked its header and size).
 pub(crate) static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/corvid.nnue"));

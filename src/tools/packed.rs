@@ -142,6 +142,10 @@ pub fn decode_move(pos: &Position, raw: u16) -> Result<Move, String> {
         .ok_or_else(|| format!("move {raw:#06x} is not legal in {}", pos.to_fen()))
 }
 
+/// How the error of [`Game::read`] for a game cut short by the end of the input begins (what a
+/// reader of a file that `datagen` is still writing meets at its end).
+pub const TRUNCATED: &str = "truncated game";
+
 /// A self-play game: its start, its result and every move with the score of the position it
 /// was played in (centipawns, White's view).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,7 +174,7 @@ impl Game {
         match read_full(input, &mut board)? {
             0 => return Ok(None),
             BOARD_BYTES => {}
-            n => return Err(format!("truncated game: {n} bytes of a 32-byte start position")),
+            n => return Err(format!("{TRUNCATED}: {n} bytes of a 32-byte start position")),
         }
         let (start, _, wdl) = unpack(&board)?;
         let mut pos = start;
@@ -178,7 +182,7 @@ impl Game {
         loop {
             let mut entry = [0u8; 4];
             if read_full(input, &mut entry)? != 4 {
-                return Err(format!("truncated game after {} moves", moves.len()));
+                return Err(format!("{TRUNCATED} after {} moves", moves.len()));
             }
             if entry == [0; 4] {
                 return Ok(Some(Game { start, wdl, moves }));

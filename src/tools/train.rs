@@ -1,4 +1,4 @@
-//! `corvid train`: fits the network to positions labelled by search (`corvid datagen --scores`).
+//! `corvid train`: fits the network to positions labelled by search (`corvid datagen`).
 //!
 //! Each position's target blends the search score and the game result in win-probability space:
 //! `lambda * sigmoid(score / WDL_SCALE) + (1 - lambda) * result`, both from the side to move's view.
@@ -8,8 +8,18 @@
 //! every step and quantised once at the end (see the module header of [`super`]). With a base
 //! (`--base psqt|hce`), the network learns a correction: its output is added to the base's value
 //! before the sigmoid.
+//!
+//! The data streams from disk: one pass reads every file in order, unit by unit (a game where the
+//! data has games, else a block of [`BLOCK`] consecutive positions, which `datagen` writes game
+//! by game), and sets every [`VALID_EVERY`]th unit aside for validation (whole games the network
+//! never trains on, at most [`VALID_MAX`] positions). The training positions stay in memory when
+//! they fit the cache (`--cache`); otherwise each epoch reads the files again, a loader thread
+//! filling windows of `--buffer` positions that are shuffled and trained on while the next one is
+//! read, so the data may be far larger than the memory.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use super::packed::{self, Format, Game};
@@ -19,10 +29,20 @@ use crate::rng::Rng;
 use crate::tt::MATE_BOUND;
 use crate::types::{Color, PieceType};
 
+/// Positions in a unit of data without games (text, marlinformat boards).
+pub const BLOCK: usize = 256;
+/// One unit in this many is held out for validation.
+pub const VALID_EVERY: u64 = 50;
+/// The most positions held out.
+pub const VALID_MAX: usize = 200_000;
+/// The most training positions the cache may hold (feature offsets are `u32`).
+pub const MAX_CACHE: usize = 100_000_000;
+
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct Options {
-    pub file: String,
+    /// Data files, or directories whose data files (`.vf`, `.bin`, `.pgn`, `.txt`) are all read.
+    pub inputs: Vec<String>,
     pub out: String,
     pub epochs: usize,
     pub batch: usize,
@@ -38,9 +58,39 @@ pub struct Options {
     pub init: Option<String>,
     /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`).
     pub decay_at: [f32; 2],
+    /// Neurons per perspective (an engine build embeds networks of its own [`HIDDEN`]).
+    pub hidden: usize,
+    /// The most training positions kept in memory between epochs; with more, every epoch reads
+    /// the files again.
+    pub cache: usize,
+    /// Positions shuffled together when the data is read from disk every epoch.
+    pub buffer: usize,
+}
+
+impl Options {
+    /// The defaults `corvid train` uses, for `inputs` and `out`.
+    pub fn new(inputs: Vec<String>, out: String) -> Options {
+        Options {
+            inputs,
+            out,
+            epochs: 30,
+            batch: 16384,
+            lr: 0.001,
+            lambda: 0.75,
+            threads: 1,
+            seed: 1,
+            base: Base::None,
+            init: None,
+            decay_at: [0.6, 0.85],
+            hidden: HIDDEN,
+            cache: 40_000_000,
+            buffer: 4_000_000,
+        }
+    }
 }
 
 /// One training position: features from White's perspective (Black's are derived) and target.
+#[derive(Clone, Copy)]
 struct Sample {
     start: u32,
     len: u8,
@@ -51,41 +101,79 @@ struct Sample {
     base: f32,
 }
 
+/// Training positions: their features side by side, and a [`Sample`] for each.
+#[derive(Default)]
 struct Data {
     samples: Vec<Sample>,
     features: Vec<u16>,
-    /// The first sample of each game, where the data has games (viriformat, PGN).
-    game_starts: Vec<u32>,
+}
+
+impl Data {
+    fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    fn clear(&mut self) {
+        self.samples.clear();
+        self.features.clear();
+    }
+
+    fn append(&mut self, other: &Data) {
+        let offset = self.features.len() as u32;
+        self.features.extend_from_slice(&other.features);
+        self.samples.extend(other.samples.iter().map(|s| Sample { start: s.start + offset, ..*s }));
+    }
+
+    /// Adds `pos` with its search score and the game's result (both White's view).
+    fn push(&mut self, pos: &Position, score: f32, result: f32, lambda: f32, base: Base) {
+        let stm = pos.side_to_move();
+        let (score, result) = match stm {
+            Color::White => (score, result),
+            Color::Black => (-score, 1.0 - result),
+        };
+        let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
+        let start = self.features.len() as u32;
+        push_features(pos, &mut self.features);
+        let len = (self.features.len() as u32 - start) as u8;
+        let base = base.value(pos) as f32 / SCALE as f32;
+        self.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, target, base });
+    }
+
+    fn features_of(&self, s: &Sample) -> &[u16] {
+        &self.features[s.start as usize..s.start as usize + s.len as usize]
+    }
 }
 
 /// The float network.
 #[derive(Clone)]
 struct Params {
-    /// `INPUTS x HIDDEN`, row per input.
+    hidden: usize,
+    /// `INPUTS x hidden`, row per input.
     fw: Vec<f32>,
     fb: Vec<f32>,
-    /// `OUTPUT_BUCKETS x 2 x HIDDEN`: per bucket, side to move, then the other side.
+    /// `OUTPUT_BUCKETS x 2 x hidden`: per bucket, side to move, then the other side.
     ow: Vec<f32>,
     ob: Vec<f32>,
 }
 
 impl Params {
-    fn zeros() -> Params {
+    fn zeros(hidden: usize) -> Params {
         Params {
-            fw: vec![0.0; INPUTS * HIDDEN],
-            fb: vec![0.0; HIDDEN],
-            ow: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            hidden,
+            fw: vec![0.0; INPUTS * hidden],
+            fb: vec![0.0; hidden],
+            ow: vec![0.0; OUTPUT_BUCKETS * 2 * hidden],
             ob: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
-    fn random(seed: u64) -> Params {
+    fn random(seed: u64, hidden: usize) -> Params {
         let mut rng = Rng::new(seed | 1);
         let mut next = move |scale: f32| rng.signed_unit() * scale;
-        let mut p = Params::zeros();
+        let mut p = Params::zeros(hidden);
         let fs = 1.0 / (INPUTS as f32).sqrt();
         p.fw.iter_mut().for_each(|w| *w = next(fs));
-        let os = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        let os = 1.0 / ((2 * hidden) as f32).sqrt();
         p.ow.iter_mut().for_each(|w| *w = next(os));
         p
     }
@@ -93,7 +181,7 @@ impl Params {
     /// The float weights a quantised network stands for: training goes on from where the run
     /// that wrote it stopped, up to the rounding of its quantisation.
     fn dequantised(net: &Network) -> Params {
-        let mut p = Params::zeros();
+        let mut p = Params::zeros(HIDDEN);
         let (qa, qb) = (QA as f32, QB as f32);
         for (row, out) in net.feature_weights.iter().zip(p.fw.chunks_exact_mut(HIDDEN)) {
             out.iter_mut().zip(row).for_each(|(w, &q)| *w = f32::from(q) / qa);
@@ -153,76 +241,151 @@ fn push_features(pos: &Position, out: &mut Vec<u16>) {
     }
 }
 
-/// Reads the training data in any of Corvid's formats (by the file's name, see
-/// [`Format::of`]): `FEN | score | result` text, marlinformat boards, viriformat games or a
-/// match runner's PGN. Of games, the positions worth training on are kept: not in check, the
-/// move played quiet, the score not a mate. Returns the data and the number of text lines
-/// skipped as unreadable.
-fn load(path: &str, lambda: f32, base: Base) -> Result<(Data, usize), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut reader = BufReader::new(file);
-    let mut data = Data { samples: Vec::new(), features: Vec::new(), game_starts: Vec::new() };
-    let mut bad = 0;
-    let add = |data: &mut Data, pos: &Position, score: f32, result: f32| {
-        let stm = pos.side_to_move();
-        let (score, result) = match stm {
-            Color::White => (score, result),
-            Color::Black => (-score, 1.0 - result),
-        };
-        let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
-        let start = data.features.len() as u32;
-        push_features(pos, &mut data.features);
-        let len = (data.features.len() as u32 - start) as u8;
-        let base = base.value(pos) as f32 / SCALE as f32;
-        data.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, target, base });
-    };
-    let add_game = |data: &mut Data, game: &Game| {
-        data.game_starts.push(data.samples.len() as u32);
-        for ((pos, score), &(m, _)) in game.positions().zip(&game.moves) {
-            if !pos.in_check() && !m.is_capture() && !m.is_promotion() && i32::from(score).abs() < MATE_BOUND {
-                add(data, &pos, f32::from(score), game.wdl.white_score());
-            }
+/// The data files of `inputs`: each file as named, and each directory's `.vf`, `.bin`, `.pgn`
+/// and `.txt` files in the order of their names.
+fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let path = Path::new(input);
+        let meta = std::fs::metadata(path).map_err(|e| format!("{input}: {e}"))?;
+        if !meta.is_dir() {
+            files.push(path.to_path_buf());
+            continue;
         }
-    };
-    match Format::of(path) {
-        Format::Text => {
-            for line in reader.lines() {
-                let line = line.map_err(|e| format!("{path}: {e}"))?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                match packed::parse_text(&line) {
-                    Ok((pos, score, wdl)) => add(&mut data, &pos, f32::from(score), wdl.white_score()),
-                    Err(_) => bad += 1,
-                }
-            }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| format!("{input}: {e}"))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .filter(|p| p.extension().is_some_and(|x| ["vf", "bin", "pgn", "txt"].iter().any(|&k| x == k)))
+            .collect();
+        if found.is_empty() {
+            return Err(format!("{input}: no training data in this directory (.vf, .bin, .pgn or .txt files)"));
         }
-        Format::Boards => loop {
-            let mut board = [0u8; packed::BOARD_BYTES];
-            match reader.read_exact(&mut board) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(format!("{path}: {e}")),
-            }
-            let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{path}: {e}"))?;
-            add(&mut data, &pos, f32::from(score), wdl.white_score());
-        },
-        Format::Games => {
-            while let Some(game) = Game::read(&mut reader).map_err(|e| format!("{path}: {e}"))? {
-                add_game(&mut data, &game);
-            }
-        }
-        Format::Pgn => {
-            let mut text = String::new();
-            reader.read_to_string(&mut text).map_err(|e| format!("{path}: {e}"))?;
-            for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
-                if let Some(game) = super::pgn::to_game(pgn).map_err(|e| format!("{path}: game {}: {e}", n + 1))? {
-                    add_game(&mut data, &game);
-                }
-            }
-        }
+        found.sort();
+        files.extend(found);
     }
-    Ok((data, bad))
+    Ok(files)
+}
+
+/// Which side of the split a unit of data falls on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Train,
+    Valid,
+}
+
+/// The training data on disk, read in order and split into units (see the module header).
+struct Stream {
+    files: Vec<PathBuf>,
+    /// The bytes of each file read: its size when the training started, so that every epoch
+    /// reads the same data from a file that `datagen` is still appending to.
+    sizes: Vec<u64>,
+    lambda: f32,
+    base: Base,
+    /// One unit in this many is held out (0: none).
+    valid_every: u64,
+    valid_max: usize,
+}
+
+impl Stream {
+    fn new(files: Vec<PathBuf>, lambda: f32, base: Base) -> Result<Stream, String> {
+        let sizes = files
+            .iter()
+            .map(|f| std::fs::metadata(f).map(|m| m.len()).map_err(|e| format!("{}: {e}", f.display())))
+            .collect::<Result<_, _>>()?;
+        Ok(Stream { files, sizes, lambda, base, valid_every: VALID_EVERY, valid_max: VALID_MAX })
+    }
+
+    /// Reads every file, handing each unit to `sink` with its part; returns the number of
+    /// unreadable text lines skipped. Of games, the positions worth training on are kept: not in
+    /// check, the move played quiet, the score not a mate.
+    fn run(&self, mut sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<usize, String> {
+        let (mut index, mut held, mut bad) = (0u64, 0usize, 0usize);
+        let mut emit = |unit: &mut Data| -> Result<(), String> {
+            if unit.len() == 0 {
+                return Ok(());
+            }
+            index += 1;
+            let valid = self.valid_every > 0 && index % self.valid_every == 0 && held < self.valid_max;
+            let part = if valid { Part::Valid } else { Part::Train };
+            if valid {
+                held += unit.len();
+            }
+            sink(part, unit)?;
+            unit.clear();
+            Ok(())
+        };
+        let (lambda, base) = (self.lambda, self.base);
+        let mut unit = Data::default();
+        let add_game = |unit: &mut Data, game: &Game| {
+            for ((pos, score), &(m, _)) in game.positions().zip(&game.moves) {
+                if !pos.in_check() && !m.is_capture() && !m.is_promotion() && i32::from(score).abs() < MATE_BOUND {
+                    unit.push(&pos, f32::from(score), game.wdl.white_score(), lambda, base);
+                }
+            }
+        };
+        for (path, &size) in self.files.iter().zip(&self.sizes) {
+            let name = path.display();
+            let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+            let mut reader = BufReader::with_capacity(1 << 20, file.take(size));
+            match Format::of(&path.to_string_lossy()) {
+                Format::Text => {
+                    for line in reader.lines() {
+                        let line = line.map_err(|e| format!("{name}: {e}"))?;
+                        if line.trim().is_empty() {
+                            continue;
+                        }
+                        match packed::parse_text(&line) {
+                            Ok((pos, score, wdl)) => unit.push(&pos, f32::from(score), wdl.white_score(), lambda, base),
+                            Err(_) => bad += 1,
+                        }
+                        if unit.len() >= BLOCK {
+                            emit(&mut unit)?;
+                        }
+                    }
+                }
+                Format::Boards => loop {
+                    let mut board = [0u8; packed::BOARD_BYTES];
+                    match reader.read_exact(&mut board) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                        Err(e) => return Err(format!("{name}: {e}")),
+                    }
+                    let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{name}: {e}"))?;
+                    unit.push(&pos, f32::from(score), wdl.white_score(), lambda, base);
+                    if unit.len() >= BLOCK {
+                        emit(&mut unit)?;
+                    }
+                },
+                Format::Games => loop {
+                    match Game::read(&mut reader) {
+                        Ok(Some(game)) => {
+                            add_game(&mut unit, &game);
+                            emit(&mut unit)?;
+                        }
+                        Ok(None) => break,
+                        // The game `datagen` was writing when the training started.
+                        Err(e) if e.starts_with(packed::TRUNCATED) => break,
+                        Err(e) => return Err(format!("{name}: {e}")),
+                    }
+                },
+                Format::Pgn => {
+                    let mut text = String::new();
+                    reader.read_to_string(&mut text).map_err(|e| format!("{name}: {e}"))?;
+                    for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
+                        let game = super::pgn::to_game(pgn).map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
+                        if let Some(game) = game {
+                            add_game(&mut unit, &game);
+                            emit(&mut unit)?;
+                        }
+                    }
+                }
+            }
+            // A file's last block is a unit of its own: units never span files.
+            emit(&mut unit)?;
+        }
+        Ok(bad)
+    }
 }
 
 /// The input index of white-perspective feature `f` from `perspective`.
@@ -237,18 +400,19 @@ fn index(f: u16, perspective: Color) -> usize {
 /// The float network's output for the features `feats` (White's perspective) with `stm` to
 /// move; leaves both accumulators (side to move first) in `hidden`.
 fn forward(p: &Params, feats: &[u16], stm: Color, bucket: usize, hidden: &mut [f32]) -> f32 {
-    let (us, them) = hidden.split_at_mut(HIDDEN);
+    let h = p.hidden;
+    let (us, them) = hidden.split_at_mut(h);
     us.copy_from_slice(&p.fb);
     them.copy_from_slice(&p.fb);
     for &f in feats {
         let (a, b) = (index(f, stm), index(f, !stm));
-        let (ra, rb) = (&p.fw[a * HIDDEN..(a + 1) * HIDDEN], &p.fw[b * HIDDEN..(b + 1) * HIDDEN]);
-        us.iter_mut().zip(ra).for_each(|(h, w)| *h += w);
-        them.iter_mut().zip(rb).for_each(|(h, w)| *h += w);
+        let (ra, rb) = (&p.fw[a * h..(a + 1) * h], &p.fw[b * h..(b + 1) * h]);
+        us.iter_mut().zip(ra).for_each(|(x, w)| *x += w);
+        them.iter_mut().zip(rb).for_each(|(x, w)| *x += w);
     }
     let mut out = p.ob[bucket];
-    for (h, w) in hidden.iter().zip(&p.ow[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]) {
-        let c = h.clamp(0.0, 1.0);
+    for (x, w) in hidden.iter().zip(&p.ow[bucket * 2 * h..(bucket + 1) * 2 * h]) {
+        let c = x.clamp(0.0, 1.0);
         out += c * c * w;
     }
     out
@@ -256,7 +420,8 @@ fn forward(p: &Params, feats: &[u16], stm: Color, bucket: usize, hidden: &mut [f
 
 /// Forward and (with `grad`) backward pass of one sample; returns its squared error.
 fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
-    let feats = &data.features[s.start as usize..s.start as usize + s.len as usize];
+    let h = p.hidden;
+    let feats = data.features_of(s);
     let b = s.bucket as usize;
     let out = forward(p, feats, s.stm, b, hidden) + s.base;
     let stretch = SCALE as f32 / WDL_SCALE;
@@ -266,18 +431,18 @@ fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, h
     let d_out = 2.0 * err * pred * (1.0 - pred) * stretch;
     g.ob[b] += d_out;
     // d hidden, reusing `hidden` after the output gradient is taken.
-    let bucket_weights = b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN;
-    for ((h, w), gw) in hidden.iter_mut().zip(&p.ow[bucket_weights.clone()]).zip(g.ow[bucket_weights].iter_mut()) {
-        let c = h.clamp(0.0, 1.0);
+    let bucket_weights = b * 2 * h..(b + 1) * 2 * h;
+    for ((x, w), gw) in hidden.iter_mut().zip(&p.ow[bucket_weights.clone()]).zip(g.ow[bucket_weights].iter_mut()) {
+        let c = x.clamp(0.0, 1.0);
         *gw += d_out * c * c;
-        *h = if *h > 0.0 && *h < 1.0 { d_out * w * 2.0 * c } else { 0.0 };
+        *x = if *x > 0.0 && *x < 1.0 { d_out * w * 2.0 * c } else { 0.0 };
     }
-    let (dus, dthem) = hidden.split_at(HIDDEN);
+    let (dus, dthem) = hidden.split_at(h);
     g.fb.iter_mut().zip(dus.iter().zip(dthem)).for_each(|(gb, (x, y))| *gb += x + y);
     for &f in feats {
         let (a, b) = (index(f, s.stm), index(f, !s.stm));
-        g.fw[a * HIDDEN..(a + 1) * HIDDEN].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
-        g.fw[b * HIDDEN..(b + 1) * HIDDEN].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
+        g.fw[a * h..(a + 1) * h].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
+        g.fw[b * h..(b + 1) * h].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
     }
     err * err
 }
@@ -316,31 +481,30 @@ impl Adam {
     }
 }
 
-/// Mean loss over `samples` (indices into `data`), over `threads` threads.
-fn mean_loss(p: &Params, data: &Data, samples: &[u32], threads: usize) -> f64 {
-    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+/// Mean loss over every sample of `data`, over `threads` threads.
+fn mean_loss(p: &Params, data: &Data, threads: usize) -> f64 {
+    let chunk = data.len().div_ceil(threads.max(1)).max(1);
     let total: f64 = std::thread::scope(|s| {
-        let handles: Vec<_> = samples
+        let handles: Vec<_> = data
+            .samples
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
-                    let mut hidden = vec![0.0; 2 * HIDDEN];
-                    part.iter()
-                        .map(|&i| f64::from(step_sample(p, data, &data.samples[i as usize], None, &mut hidden)))
-                        .sum::<f64>()
+                    let mut hidden = vec![0.0; 2 * p.hidden];
+                    part.iter().map(|sample| f64::from(step_sample(p, data, sample, None, &mut hidden))).sum::<f64>()
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
     });
-    total / samples.len().max(1) as f64
+    total / data.len().max(1) as f64
 }
 
 /// The quantised network file of `p`.
 fn quantise(p: &Params, base: Base) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(Network::FILE_SIZE);
     bytes.extend_from_slice(base.magic());
-    bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    bytes.extend_from_slice(&(p.hidden as u32).to_le_bytes());
     let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     for &w in p.fw.iter().chain(&p.fb) {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
@@ -354,72 +518,41 @@ fn quantise(p: &Params, base: Base) -> Vec<u8> {
     bytes
 }
 
-/// Trains from `options.file` and writes the network to `options.out`; progress on `log`.
-pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
-    let started = Instant::now();
-    // The starting network is read first: a wrong one is refused before the data is loaded.
-    let mut p = match &options.init {
-        None => Params::random(options.seed),
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            if net.base != options.base {
-                return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
-            }
-            let _ = writeln!(log, "starting from {path}");
-            Params::dequantised(&net)
-        }
-    };
-    let (data, bad) = load(&options.file, options.lambda, options.base)?;
-    let n = data.samples.len();
-    if n < 100 {
-        return Err(format!("{}: {n} usable positions, too few to train on", options.file));
-    }
-    let _ = writeln!(log, "{n} positions ({bad} lines skipped), loaded in {:.1}s", started.elapsed().as_secs_f64());
-    let (mut train, valid) = split(n, &data.game_starts);
-    let _ = writeln!(log, "{} positions for training, the last {} held out", train.len(), valid.len());
-    let mut rng = Rng::new(options.seed | 1);
+/// The optimiser and what one epoch's progress lines need.
+struct Fit<'a, W: Write> {
+    p: Params,
+    adam: Adam,
+    grads: Vec<Params>,
+    options: &'a Options,
+    lr: f32,
+    log: &'a mut W,
+    /// This epoch: its number, start, positions done of `total`, their summed loss, last line.
+    epoch: usize,
+    epoch_start: Instant,
+    total: usize,
+    done: usize,
+    loss: f64,
+    last_line: Instant,
+}
 
-    let mut adam = Adam { m: Params::zeros(), v: Params::zeros(), t: 0 };
-    let threads = options.threads.max(1);
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
-    let mut lr = options.lr;
-    let write = |p: &Params| {
-        std::fs::write(&options.out, quantise(p, options.base)).map_err(|e| format!("{}: {e}", options.out))
-    };
-    let mut best = (0, mean_loss(&p, &data, &valid, threads));
-    let _ = writeln!(log, "epoch 0 validation loss {:.6}", best.1);
-    write(&p)?;
-    for epoch in 1..=options.epochs {
-        if options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1) {
-            lr *= 0.3;
-        }
-        for i in (1..train.len()).rev() {
-            train.swap(i, rng.below(i + 1));
-        }
-        let mut train_loss = 0.0f64;
-        let (epoch_start, mut last_line, mut done) = (Instant::now(), Instant::now(), 0usize);
-        for batch in train.chunks(options.batch.max(1)) {
+impl<W: Write> Fit<'_, W> {
+    /// Trains on `data` in the order `order` (indices of its samples), a mini-batch a step.
+    fn train_on(&mut self, data: &Data, order: &[u32]) {
+        let threads = self.grads.len();
+        for batch in order.chunks(self.options.batch.max(1)) {
             let chunk = batch.len().div_ceil(threads);
-            let p_ref = &p;
-            let data_ref = &data;
+            let p_ref = &self.p;
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = batch
                     .chunks(chunk)
-                    .zip(grads.iter_mut())
+                    .zip(self.grads.iter_mut())
                     .map(|(part, g)| {
                         s.spawn(move || {
                             g.clear();
-                            let mut hidden = vec![0.0; 2 * HIDDEN];
+                            let mut hidden = vec![0.0; 2 * p_ref.hidden];
                             part.iter()
                                 .map(|&i| {
-                                    f64::from(step_sample(
-                                        p_ref,
-                                        data_ref,
-                                        &data_ref.samples[i as usize],
-                                        Some(g),
-                                        &mut hidden,
-                                    ))
+                                    f64::from(step_sample(p_ref, data, &data.samples[i as usize], Some(g), &mut hidden))
                                 })
                                 .sum::<f64>()
                         })
@@ -427,34 +560,166 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
             });
-            train_loss += losses.iter().sum::<f64>();
+            self.loss += losses.iter().sum::<f64>();
             let used = batch.len().div_ceil(chunk);
-            let (first, rest) = grads.split_at_mut(1);
+            let (first, rest) = self.grads.split_at_mut(1);
             for g in &rest[..used - 1] {
                 first[0].add(g);
             }
-            adam.step(&mut p, &first[0], lr, 1.0 / batch.len() as f32);
+            self.adam.step(&mut self.p, &first[0], self.lr, 1.0 / batch.len() as f32);
             // Within a long epoch, a line every ten seconds: how far, how fast, how long to go.
-            done += batch.len();
-            if last_line.elapsed().as_secs() >= 10 {
-                last_line = Instant::now();
-                let secs = epoch_start.elapsed().as_secs_f64();
-                let rate = done as f64 / secs;
+            self.done += batch.len();
+            if self.last_line.elapsed().as_secs() >= 10 {
+                self.last_line = Instant::now();
+                let rate = self.done as f64 / self.epoch_start.elapsed().as_secs_f64();
                 let _ = writeln!(
-                    log,
-                    "  epoch {epoch}: {done} of {} positions, {rate:.0}/s, train loss {:.6}, {:.0}s left",
-                    train.len(),
-                    train_loss / done as f64,
-                    (train.len() - done) as f64 / rate
+                    self.log,
+                    "  epoch {}: {} of {} positions, {rate:.0}/s, train loss {:.6}, {:.0}s left",
+                    self.epoch,
+                    self.done,
+                    self.total,
+                    self.loss / self.done as f64,
+                    self.total.saturating_sub(self.done) as f64 / rate
                 );
             }
         }
-        let valid_loss = mean_loss(&p, &data, &valid, threads);
+    }
+}
+
+/// Shuffles `0..n` with `rng`.
+fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+}
+
+/// Trains from `options.inputs` and writes the network to `options.out`; progress on `log`.
+pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
+    let started = Instant::now();
+    if !(16..=256).contains(&options.hidden) || options.hidden % 16 != 0 {
+        return Err(format!("--hidden {}: a multiple of 16 from 16 to 256", options.hidden));
+    }
+    // The starting network is read first: a wrong one is refused before the data is loaded.
+    let p = match &options.init {
+        None => Params::random(options.seed, options.hidden),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            if net.base != options.base {
+                return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
+            }
+            if options.hidden != HIDDEN {
+                return Err(format!("{path}: the network has {HIDDEN} neurons, --hidden asks for {}", options.hidden));
+            }
+            let _ = writeln!(log, "starting from {path}");
+            Params::dequantised(&net)
+        }
+    };
+    let stream = Stream::new(data_files(&options.inputs)?, options.lambda, options.base)?;
+    // The first pass: the held-out games, the number of training positions, and those
+    // positions themselves while they fit the cache.
+    let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
+    let bad = stream.run(|part, unit| {
+        match part {
+            Part::Valid => valid.append(unit),
+            Part::Train => {
+                n += unit.len();
+                if cache.as_ref().is_some_and(|c| c.len() + unit.len() > options.cache.min(MAX_CACHE)) {
+                    cache = None;
+                }
+                if let Some(c) = &mut cache {
+                    c.append(unit);
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if n < 100 || valid.len() == 0 {
+        return Err(format!("{} training and {} held-out positions: too few to train on", n, valid.len()));
+    }
+    let _ = writeln!(
+        log,
+        "{n} positions for training and {} held out, from {} file(s) ({bad} lines skipped), read in {:.1}s; {}",
+        valid.len(),
+        stream.files.len(),
+        started.elapsed().as_secs_f64(),
+        if cache.is_some() {
+            "kept in memory".to_string()
+        } else {
+            format!("read from disk every epoch, {} at a time shuffled", options.buffer)
+        }
+    );
+    let threads = options.threads.max(1);
+    let hidden = options.hidden;
+    let mut fit = Fit {
+        p,
+        adam: Adam { m: Params::zeros(hidden), v: Params::zeros(hidden), t: 0 },
+        grads: (0..threads).map(|_| Params::zeros(hidden)).collect(),
+        options,
+        lr: options.lr,
+        log,
+        epoch: 0,
+        epoch_start: Instant::now(),
+        total: n,
+        done: 0,
+        loss: 0.0,
+        last_line: Instant::now(),
+    };
+    let mut rng = Rng::new(options.seed | 1);
+    let write = |p: &Params| {
+        std::fs::write(&options.out, quantise(p, options.base)).map_err(|e| format!("{}: {e}", options.out))
+    };
+    let mut best = (0, mean_loss(&fit.p, &valid, threads));
+    let _ = writeln!(fit.log, "epoch 0 validation loss {:.6}", best.1);
+    write(&fit.p)?;
+    for epoch in 1..=options.epochs {
+        if options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1) {
+            fit.lr *= 0.3;
+        }
+        (fit.epoch, fit.epoch_start, fit.last_line, fit.done, fit.loss) =
+            (epoch, Instant::now(), Instant::now(), 0, 0.0);
+        match &cache {
+            Some(data) => {
+                let order = shuffled(data.len(), &mut rng);
+                fit.train_on(data, &order);
+            }
+            None => {
+                // A loader thread reads the next window while this one trains on the last.
+                let (tx, rx) = mpsc::sync_channel::<Data>(1);
+                let window = options.buffer.max(1);
+                let stream = &stream;
+                std::thread::scope(|s| -> Result<(), String> {
+                    // The sender moves into the loader: the windows end when it does.
+                    let loader = s.spawn(move || {
+                        let mut buf = Data::default();
+                        stream.run(|part, unit| {
+                            if part == Part::Train {
+                                buf.append(unit);
+                                if buf.len() >= window {
+                                    tx.send(std::mem::take(&mut buf)).map_err(|_| "the trainer stopped".to_string())?;
+                                }
+                            }
+                            Ok(())
+                        })?;
+                        tx.send(buf).map_err(|_| "the trainer stopped".to_string())
+                    });
+                    for data in rx.iter() {
+                        let order = shuffled(data.len(), &mut rng);
+                        fit.train_on(&data, &order);
+                    }
+                    loader.join().map_err(|_| "the data loader failed".to_string())?.map(|_| ())
+                })?;
+            }
+        }
+        let valid_loss = mean_loss(&fit.p, &valid, threads);
         let _ = writeln!(
-            log,
-            "epoch {epoch} lr {lr:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.1}s this epoch, {:.0}s in all)",
-            train_loss / train.len() as f64,
-            epoch_start.elapsed().as_secs_f64(),
+            fit.log,
+            "epoch {epoch} lr {:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.1}s this epoch, {:.0}s in all)",
+            fit.lr,
+            fit.loss / fit.done.max(1) as f64,
+            fit.epoch_start.elapsed().as_secs_f64(),
             started.elapsed().as_secs_f64()
         );
         // The file always holds the best network so far, the starting one included: an
@@ -462,31 +727,31 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
         // are not kept.
         if valid_loss < best.1 {
             best = (epoch, valid_loss);
-            write(&p)?;
+            write(&fit.p)?;
         }
     }
-    let _ = writeln!(log, "network of epoch {} (validation loss {:.6}) written to {}", best.0, best.1, options.out);
+    let _ = writeln!(fit.log, "network of epoch {} (validation loss {:.6}) written to {}", best.0, best.1, options.out);
     Ok(())
 }
 
-/// The training and validation positions of a file of `n`: the last 2% (at most 200,000) are
-/// held out. `datagen` writes each game's positions together, so these are whole games the
-/// network never sees (where the data marks its games, `game_starts`, the cut moves to the
-/// next game's start); positions drawn at random from all games would share games (and so
-/// results and near-identical boards) with the training set and reward memorising them.
-fn split(n: usize, game_starts: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let held = (n / 50).min(200_000);
-    let mut cut = (n - held) as u32;
-    if let Some(&start) = game_starts.iter().find(|&&s| s >= cut && (s as usize) < n) {
-        cut = start;
-    }
-    ((0..cut).collect(), (cut..n as u32).collect())
-}
-
-/// `corvid train <data> --out FILE [...]`.
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Everything a file holds, without a split: the data, each unit's size, the lines skipped.
+    fn load_all(path: &Path) -> (Data, Vec<usize>, usize) {
+        let stream = Stream { valid_every: 0, ..Stream::new(vec![path.to_path_buf()], 0.75, Base::None).unwrap() };
+        let (mut data, mut units) = (Data::default(), Vec::new());
+        let bad = stream
+            .run(|part, unit| {
+                assert_eq!(part, Part::Train);
+                units.push(unit.len());
+                data.append(unit);
+                Ok(())
+            })
+            .unwrap();
+        (data, units, bad)
+    }
 
     fn features(pos: &Position) -> Vec<u16> {
         let mut out = Vec::new();
@@ -529,7 +794,7 @@ mod tests {
         // Weights on the quantisation grid (as the trainer's would be after rounding), large enough
         // for outputs of hundreds of centipawns: the integer network must then agree with the
         // float one up to the truncations of its divisions.
-        let mut p = Params::random(11);
+        let mut p = Params::random(11, HIDDEN);
         let on_grid = |w: &mut f32, scale: f32, q: i32| *w = (*w * scale * q as f32).round() / q as f32;
         p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
         p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
@@ -578,35 +843,190 @@ mod tests {
         std::fs::write(&vf, &bytes).unwrap();
         let text = dir.join("d.txt");
         std::fs::write(&text, kept.join("\n") + "\n").unwrap();
-        let (from_games, bad) = load(vf.to_str().unwrap(), 0.75, Base::None).unwrap();
+        let (from_games, units, bad) = load_all(&vf);
         assert_eq!(bad, 0);
-        assert_eq!(from_games.samples.len(), kept.len());
-        assert_eq!(from_games.game_starts, vec![0, 6], "six quiet positions in the first game");
-        let (from_text, _) = load(text.to_str().unwrap(), 0.75, Base::None).unwrap();
-        assert!(from_text.game_starts.is_empty());
+        assert_eq!(from_games.len(), kept.len());
+        assert_eq!(units, vec![6, kept.len() - 6], "a unit a game: six quiet positions in the first");
+        let (from_text, units, _) = load_all(&text);
+        assert_eq!(units, vec![kept.len()], "text: one block");
         assert_eq!(from_text.features, from_games.features);
         let targets = |d: &Data| d.samples.iter().map(|s| s.target).collect::<Vec<_>>();
         assert_eq!(targets(&from_text), targets(&from_games));
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// Random games of `plies` plies each (fewer where one ends), scored by their ply.
+    fn random_games(count: usize, plies: usize, seed: u64) -> Vec<Game> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|g| {
+                let start = Position::startpos();
+                let (mut pos, mut moves) = (start, Vec::new());
+                for ply in 0..plies + g % 7 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let m = legal[rng.below(legal.len())];
+                    moves.push((m, ply as i16));
+                    pos = pos.make_move(m);
+                }
+                Game { start, wdl: packed::Wdl::from_white_score([0.0, 0.5, 1.0][g % 3]), moves }
+            })
+            .collect()
+    }
+
     #[test]
-    fn validation_is_the_tail_of_the_file() {
-        let (train, valid) = split(1_000, &[]);
-        assert_eq!(train, (0..980).collect::<Vec<u32>>());
-        assert_eq!(valid, (980..1_000).collect::<Vec<u32>>());
-        // With games marked, the held-out part starts at a game's first position.
-        let (train, valid) = split(1_000, &[0, 500, 975, 990]);
-        assert_eq!((train.len(), valid.first()), (990, Some(&990)));
-        let (train, valid) = split(20_000_000, &[]);
-        assert_eq!((train.len(), valid.len()), (19_800_000, 200_000));
-        assert_eq!((train.last(), valid.first()), (Some(&19_799_999), Some(&19_800_000)));
+    fn held_out_units_are_whole_games_spread_through_the_data() {
+        let dir = std::env::temp_dir().join(format!("corvid-train-units-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = random_games(120, 20, 77);
+        let mut bytes = Vec::new();
+        games.iter().for_each(|g| g.write(&mut bytes).unwrap());
+        let vf = dir.join("g.vf");
+        std::fs::write(&vf, &bytes).unwrap();
+        // Each game alone, as the stream without a split reads it.
+        let per_game: Vec<Data> = games
+            .iter()
+            .map(|g| {
+                let mut one = Vec::new();
+                g.write(&mut one).unwrap();
+                let path = dir.join("one.vf");
+                std::fs::write(&path, one).unwrap();
+                load_all(&path).0
+            })
+            .collect();
+        let split = |valid_max: usize| {
+            let stream = Stream { valid_max, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() };
+            let (mut train, mut valid) = (Data::default(), Data::default());
+            stream
+                .run(|part, unit| {
+                    match part {
+                        Part::Train => train.append(unit),
+                        Part::Valid => valid.append(unit),
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            (train, valid)
+        };
+        let (train, valid) = split(VALID_MAX);
+        // Units 50 and 100 (1-based) are held out: games 49 and 99, whole.
+        let mut expected = Data::default();
+        expected.append(&per_game[49]);
+        expected.append(&per_game[99]);
+        assert!(expected.len() > 0);
+        assert_eq!(valid.features, expected.features);
+        assert_eq!(train.len() + valid.len(), per_game.iter().map(Data::len).sum::<usize>());
+        // The cap on held-out positions ends the split after the first game that reaches it.
+        let (train, valid) = split(1);
+        assert_eq!(valid.features, per_game[49].features);
+        assert_eq!(train.len() + valid.len(), per_game.iter().map(Data::len).sum::<usize>());
+        // A file that datagen is still writing: the half-written game at its end is left out,
+        // and what is appended after the training started is not read.
+        let whole = load_all(&vf).0;
+        let stream = Stream { valid_every: 0, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() };
+        let mut growing = bytes.clone();
+        growing.extend_from_slice(&bytes[..70]);
+        std::fs::write(&vf, &growing).unwrap();
+        assert_eq!(load_all(&vf).0.features, whole.features);
+        growing.extend_from_slice(&bytes);
+        std::fs::write(&vf, &growing).unwrap();
+        let mut read = Data::default();
+        stream
+            .run(|_, unit| {
+                read.append(unit);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(read.features, whole.features);
+        // A game that is wrong inside the file is an error that names the file.
+        let mut broken = bytes.clone();
+        broken[40] ^= 0x3f;
+        std::fs::write(&vf, &broken).unwrap();
+        let err = Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap().run(|_, _| Ok(())).unwrap_err();
+        assert!(err.contains("g.vf"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn data_files_expand_directories_and_refuse_what_is_not_data() {
+        let dir = std::env::temp_dir().join(format!("corvid-train-files-{}", std::process::id()));
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        for name in ["b.vf", "a.bin", "c.txt", "b.vf.manifest", "notes.md"] {
+            std::fs::write(dir.join(name), b"").unwrap();
+        }
+        let d = dir.to_string_lossy().into_owned();
+        let files = data_files(&[d.clone(), format!("{d}/notes.md")]).unwrap();
+        let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["a.bin", "b.vf", "c.txt", "notes.md"], "a named file is read whatever its name");
+        let err = data_files(&[empty.to_string_lossy().into_owned()]).unwrap_err();
+        assert!(err.contains("no training data"), "{err}");
+        assert!(data_files(&[format!("{d}/missing.vf")]).is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn the_embedded_network_survives_dequantising() {
         let net = crate::nnue::network();
         assert_eq!(quantise(&Params::dequantised(net), net.base), crate::nnue::EMBEDDED);
+    }
+
+    /// The validation losses of a training log, epoch 0 first.
+    fn validation_losses(log: &str) -> Vec<f64> {
+        log.lines()
+            .filter(|l| l.starts_with("epoch "))
+            .filter_map(|l| l.split("validation loss ").nth(1))
+            .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn streaming_from_disk_trains_a_wider_network() {
+        let path = std::env::temp_dir().join(format!("corvid-stream-{}.txt", std::process::id()));
+        let out = std::env::temp_dir().join(format!("corvid-stream-{}.nnue", std::process::id()));
+        std::fs::write(&path, labelled_lines(24_000).join("\n")).unwrap();
+        let options = Options {
+            epochs: 8,
+            batch: 64,
+            lr: 0.002,
+            lambda: 1.0,
+            threads: 2,
+            seed: 5,
+            hidden: 256,
+            cache: 0,
+            buffer: 3_000,
+            ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
+        };
+        let mut log = Vec::new();
+        train(&options, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("read from disk every epoch, 3000 at a time"), "{log}");
+        let losses = validation_losses(&log);
+        assert_eq!(losses.len(), 9, "{log}");
+        assert!(losses[8] < losses[0] * 0.3, "{log}");
+        // The same data kept in memory: the same held-out positions, so the same starting loss.
+        let mut cached_log = Vec::new();
+        train(&Options { epochs: 1, cache: 1 << 20, ..options.clone() }, &mut cached_log).unwrap();
+        let cached_log = String::from_utf8(cached_log).unwrap();
+        assert!(cached_log.contains("kept in memory"), "{cached_log}");
+        assert_eq!(validation_losses(&cached_log)[0], losses[0], "{cached_log}");
+        // A 256-wide file: its header and size say so, and a build of another width refuses it
+        // with a reason.
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 256);
+        assert_eq!(bytes.len(), 12 + 2 * (INPUTS * 256 + 256 + OUTPUT_BUCKETS * 2 * 256) + 4 * OUTPUT_BUCKETS);
+        if HIDDEN != 256 {
+            let err = Network::from_bytes(&bytes).err().expect("another width");
+            assert!(err.contains("256"), "{err}");
+        }
+        for hidden in [0, 100, 512] {
+            let err = train(&Options { hidden, ..options.clone() }, &mut Vec::new()).unwrap_err();
+            assert!(err.contains("--hidden"), "{err}");
+        }
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&out);
     }
 
     #[test]
@@ -617,27 +1037,18 @@ mod tests {
         text.push_str("\nnot a line\n");
         std::fs::write(&path, text).unwrap();
         let options = Options {
-            file: path.to_string_lossy().into_owned(),
-            out: out.to_string_lossy().into_owned(),
             epochs: 12,
             batch: 64,
             lr: 0.002,
             lambda: 1.0,
             threads: 2,
             seed: 3,
-            decay_at: [0.6, 0.85],
-            base: Base::None,
-            init: None,
+            ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
         };
         let mut log = Vec::new();
         train(&options, &mut log).unwrap();
         let log = String::from_utf8(log).unwrap();
-        let losses: Vec<f64> = log
-            .lines()
-            .filter(|l| l.starts_with("epoch "))
-            .filter_map(|l| l.split("validation loss ").nth(1))
-            .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
-            .collect();
+        let losses = validation_losses(&log);
         assert!(log.contains("(1 lines skipped)"), "{log}");
         assert_eq!(losses.len(), 13, "{log}");
         assert!(losses[12] < losses[0] * 0.25, "{log}");
