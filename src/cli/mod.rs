@@ -149,7 +149,11 @@ pub static SPECS: [Spec; 10] = [
             THREADS,
             valued("--seed", "N", "random seed (default 1)"),
             valued("--base", "none|psqt|hce", "what the output is added to (default none)"),
-            valued("--init", "<net>", "start from this network (of the same base) instead of random weights"),
+            valued(
+                "--init",
+                "<net>",
+                "start from this network (of the same base; --hidden may widen it) instead of random weights",
+            ),
             valued("--hidden", "N", "neurons per perspective, a multiple of 16 up to 256 (default this build's)"),
             valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
             valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),

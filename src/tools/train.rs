@@ -193,6 +193,25 @@ impl Params {
         p
     }
 
+    /// `self` with `hidden` neurons, the new ones with small random feature weights and zero
+    /// output weights: the same function, and room to learn more (a 128-wide network grown to
+    /// 256 starts where it was).
+    fn widened(&self, hidden: usize, seed: u64) -> Params {
+        let old = self.hidden;
+        let fresh = Params::random(seed, hidden);
+        let mut p = Params::zeros(hidden);
+        for (input, row) in p.fw.chunks_exact_mut(hidden).enumerate() {
+            row[..old].copy_from_slice(&self.fw[input * old..(input + 1) * old]);
+            row[old..].copy_from_slice(&fresh.fw[input * hidden + old..(input + 1) * hidden]);
+        }
+        p.fb[..old].copy_from_slice(&self.fb);
+        for (halves, old_halves) in p.ow.chunks_exact_mut(hidden).zip(self.ow.chunks_exact(old)) {
+            halves[..old].copy_from_slice(old_halves);
+        }
+        p.ob.copy_from_slice(&self.ob);
+        p
+    }
+
     fn add(&mut self, other: &Params) {
         let pairs = [
             (&mut self.fw, &other.fw),
@@ -610,11 +629,15 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             if net.base != options.base {
                 return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
             }
-            if options.hidden != HIDDEN {
-                return Err(format!("{path}: the network has {HIDDEN} neurons, --hidden asks for {}", options.hidden));
+            if options.hidden < HIDDEN {
+                return Err(format!("{path}: the network has {HIDDEN} neurons, --hidden asks for fewer"));
             }
-            let _ = writeln!(log, "starting from {path}");
-            Params::dequantised(&net)
+            match options.hidden {
+                HIDDEN => writeln!(log, "starting from {path}"),
+                wider => writeln!(log, "starting from {path}, widened from {HIDDEN} to {wider} neurons"),
+            }
+            .map_err(|e| e.to_string())?;
+            Params::dequantised(&net).widened(options.hidden, options.seed)
         }
     };
     let stream = Stream::new(data_files(&options.inputs)?, options.lambda, options.base)?;
@@ -1100,6 +1123,14 @@ mod tests {
         let log = String::from_utf8(log).unwrap();
         assert!(log.contains("network of epoch 0 "), "{log}");
         assert_eq!(std::fs::read(&tuned).unwrap(), std::fs::read(&out).unwrap(), "{log}");
+        // Grown to twice the width, the network starts as the same function: the same loss.
+        if HIDDEN <= 128 {
+            let mut log = Vec::new();
+            train(&Options { hidden: 2 * HIDDEN, epochs: 1, ..again.clone() }, &mut log).unwrap();
+            let log = String::from_utf8(log).unwrap();
+            assert!(log.contains("widened from"), "{log}");
+            assert_eq!(validation_losses(&log)[0], start, "{log}");
+        }
         let wrong_base = Options { base: Base::Psqt, ..again.clone() };
         let err = train(&wrong_base, &mut Vec::new()).unwrap_err();
         assert!(err.contains("base"), "{err}");
