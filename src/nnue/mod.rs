@@ -389,9 +389,28 @@ impl Network {
 }
 
 /// `out = parent + adds - subs`, lane by lane, in one pass that reads the parent once and
-/// writes `out` once (wrapping: the final values fit, see [`MAX_FEATURE_WEIGHT`]).
+/// writes `out` once (wrapping: the final values fit, see [`MAX_FEATURE_WEIGHT`]). A build for
+/// the CPU (`make`) lets the compiler vectorise the loop as widely as the CPU allows; a portable
+/// build (SSE2 only) takes the AVX2 kernel where the CPU has it (found at run time, once).
 #[inline(always)]
 fn apply<const A: usize, const S: usize>(
+    parent: &[i16; HIDDEN],
+    adds: [&[i16; HIDDEN]; A],
+    subs: [&[i16; HIDDEN]; S],
+    out: &mut [i16; HIDDEN],
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if simd::has_avx2() {
+        // SAFETY: `has_avx2` found AVX2 on this CPU.
+        return unsafe { simd::apply_avx2(parent, adds, subs, out) };
+    }
+    apply_scalar(parent, adds, subs, out)
+}
+
+/// [`apply`] lane by lane: the reference the AVX2 kernel is tested against (and, vectorised by
+/// the compiler, the kernel of builds for the CPU).
+#[inline(always)]
+pub fn apply_scalar<const A: usize, const S: usize>(
     parent: &[i16; HIDDEN],
     adds: [&[i16; HIDDEN]; A],
     subs: [&[i16; HIDDEN]; S],
@@ -497,6 +516,34 @@ pub mod simd {
         }
         let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
         horizontal_sum(half)
+    }
+
+    /// `out = parent + adds - subs` (wrapping), 16 lanes at a time: the accumulator update of
+    /// [`super::apply`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply_avx2<const A: usize, const S: usize>(
+        parent: &[i16; HIDDEN],
+        adds: [&[i16; HIDDEN]; A],
+        subs: [&[i16; HIDDEN]; S],
+        out: &mut [i16; HIDDEN],
+    ) {
+        for i in (0..HIDDEN).step_by(16) {
+            // SAFETY: `i + 16 <= HIDDEN` (a multiple of 16), so every 32-byte load and the
+            // store are inside their arrays (unaligned accesses).
+            unsafe {
+                let mut v = _mm256_loadu_si256(parent.as_ptr().add(i).cast());
+                for row in adds {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                for row in subs {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), v);
+            }
+        }
     }
 
     /// # Safety

@@ -191,3 +191,42 @@ fn the_vector_output_kernels_equal_the_scalar_one() {
         }
     }
 }
+
+#[test]
+fn the_vector_update_kernel_equals_the_scalar_one() {
+    let mut rng = crate::rng::Rng::new(0x5EED_0ACC);
+    let mut row = || -> [i16; HIDDEN] {
+        let mut r = [0i16; HIDDEN];
+        // Whole i16 range: the sums wrap, and must wrap alike.
+        r.iter_mut().for_each(|v| *v = rng.next_u64() as i16);
+        r
+    };
+    for _ in 0..500 {
+        let (parent, a0, a1, s0, s1) = (row(), row(), row(), row(), row());
+        let mut expected = [[0i16; HIDDEN]; 3];
+        apply_scalar(&parent, [&a0], [&s0], &mut expected[0]);
+        apply_scalar(&parent, [&a0], [&s0, &s1], &mut expected[1]);
+        apply_scalar(&parent, [&a0, &a1], [&s0, &s1], &mut expected[2]);
+        // The scalar reference is the sum it says it is.
+        for i in 0..HIDDEN {
+            let sum = parent[i].wrapping_add(a0[i]).wrapping_add(a1[i]).wrapping_sub(s0[i]).wrapping_sub(s1[i]);
+            assert_eq!(expected[2][i], sum);
+        }
+        let mut got = [[0i16; HIDDEN]; 3];
+        apply(&parent, [&a0], [&s0], &mut got[0]);
+        apply(&parent, [&a0], [&s0, &s1], &mut got[1]);
+        apply(&parent, [&a0, &a1], [&s0, &s1], &mut got[2]);
+        assert_eq!(got, expected);
+        #[cfg(target_arch = "x86_64")]
+        if simd::has_avx2() {
+            let mut got = [[0i16; HIDDEN]; 3];
+            // SAFETY: the CPU has AVX2 (checked just above).
+            unsafe {
+                simd::apply_avx2(&parent, [&a0], [&s0], &mut got[0]);
+                simd::apply_avx2(&parent, [&a0], [&s0, &s1], &mut got[1]);
+                simd::apply_avx2(&parent, [&a0, &a1], [&s0, &s1], &mut got[2]);
+            }
+            assert_eq!(got, expected);
+        }
+    }
+}
