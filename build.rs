@@ -339,20 +339,32 @@ fn embed_network(out_dir: &std::path::Path) {
     };
     println!("cargo:rerun-if-changed={}", path.display());
     let bytes = fs::read(&path).unwrap_or_else(|e| panic!("network {}: {e}", path.display()));
-    if bytes.len() < 12 || !NET_MAGICS.iter().any(|m| &bytes[..8] == *m) {
+    // Version 1 (magic ending in '1') has 768 inputs; version 2 ('2') a king-bucket header of
+    // 68 bytes after the hidden size (64 bucket bytes, a mirror byte, 3 zero bytes) and 768
+    // inputs per bucket.
+    let versioned = |v: u8| NET_MAGICS.iter().any(|m| bytes.len() >= 12 && bytes[..7] == m[..7] && bytes[7] == v);
+    let (header, buckets) = if versioned(b'1') {
+        (12, 1)
+    } else if versioned(b'2') && bytes.len() >= 80 {
+        let buckets = bytes[12..76].iter().copied().max().unwrap_or(0) as usize + 1;
+        if buckets > 32 || bytes[76] > 1 || bytes[77..80] != [0, 0, 0] {
+            panic!("network {}: bad king-bucket header", path.display());
+        }
+        (80, buckets)
+    } else {
         panic!("network {}: not a Corvid network (bad magic)", path.display());
-    }
+    };
     let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
     if hidden == 0 || hidden > 256 || hidden % 16 != 0 {
         panic!("network {}: {hidden} neurons; an engine takes a multiple of 16 up to 256", path.display());
     }
-    let expected = 12 + 2 * (NET_INPUTS * hidden + hidden + NET_BUCKETS * 2 * hidden) + 4 * NET_BUCKETS;
+    let expected = header + 2 * (buckets * NET_INPUTS * hidden + hidden + NET_BUCKETS * 2 * hidden) + 4 * NET_BUCKETS;
     if bytes.len() != expected {
         panic!("network {}: {} bytes, a {hidden}-neuron network has {expected}", path.display(), bytes.len());
     }
     // Feature weights and biases, then output weights, each an i16 within its limit.
-    let feature_values = NET_INPUTS * hidden + hidden;
-    let weights = bytes[12..expected - 4 * NET_BUCKETS].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let feature_values = buckets * NET_INPUTS * hidden + hidden;
+    let weights = bytes[header..expected - 4 * NET_BUCKETS].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
     for (i, w) in weights.enumerate() {
         let (what, max) = if i < feature_values {
             ("feature weight or bias", NET_MAX_FEATURE)

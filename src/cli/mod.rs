@@ -155,6 +155,7 @@ pub static SPECS: [Spec; 10] = [
                 "start from this network (of the same base; --hidden may widen it) instead of random weights",
             ),
             valued("--hidden", "N", "neurons per perspective, a multiple of 16 up to 256 (default this build's)"),
+            valued("--king-buckets", "none|mirror|4|8", "inputs by the square of each side's king (default none)"),
             valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
             valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),
         ],
@@ -355,6 +356,11 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 },
                 init: p.text("--init"),
                 hidden: p.int("--hidden", defaults.hidden, 16, 256)?,
+                layout: match p.text("--king-buckets") {
+                    None => defaults.layout,
+                    Some(name) => crate::nnue::Layout::named(&name)
+                        .ok_or_else(|| format!("--king-buckets: '{name}' is not none, mirror, 4 or 8"))?,
+                },
                 cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
                 buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,
                 ..defaults

@@ -7,6 +7,9 @@
 //! first -> one output, scaled by [`SCALE`] to centipawns. The output layer is chosen among
 //! [`OUTPUT_BUCKETS`] by the number of pieces on the board (see [`bucket`]), so that the opening,
 //! middlegame and each kind of ending get their own weighting of the same hidden features.
+//! Optionally the inputs are king-bucketed (see [`Layout`]): each perspective has a set of 768
+//! inputs per bucket of its own king's square, possibly with the board mirrored left to right;
+//! a king that changes bucket recomputes its perspective from a [`RefreshCache`].
 //!
 //! Quantisation: feature weights and biases in units of 1/[`QA`], output weights in units of
 //! 1/[`QB`], output bias in units of 1/([`QA`] x [`QB`]). The trainer clips the float weights so
@@ -24,7 +27,10 @@
 //! `HIDDEN`), `i16` feature biases, per bucket `i16` output weights (`2 x HIDDEN`: side to move,
 //! then the other side), then per bucket an `i32` output bias.
 //! The magic names the base: `CRVDNET1` none, `CRVDPSQ1` material and piece-square values,
-//! `CRVDRES1` the hand-crafted evaluation.
+//! `CRVDRES1` the hand-crafted evaluation. Version 2 (the magic ending in `2`) has king-bucketed
+//! inputs: after the hidden size, 64 bytes giving the bucket of each square of the perspective's
+//! own king (seen from its side), a byte that says whether the board is mirrored left to right
+//! when that king is on files e-h, and 3 zero bytes; then 768 rows per bucket (see [`Layout`]).
 
 use std::sync::Arc;
 
@@ -37,8 +43,10 @@ use crate::types::{Color, PieceType, Square};
 /// that of `bench`, `datagen` and `label`, whose `--hce` and `--nnue` choose).
 pub const ON_BY_DEFAULT: bool = true;
 
-/// Inputs: 2 colours x 6 piece types x 64 squares.
+/// Inputs of a king bucket: 2 colours x 6 piece types x 64 squares.
 pub const INPUTS: usize = 768;
+/// The most king buckets a network may have.
+pub const MAX_KING_BUCKETS: usize = 32;
 /// Neurons per perspective: the embedded network's (`build.rs` reads it from the file's header,
 /// so `make EVALFILE=net.nnue` builds an engine of that network's width).
 pub const HIDDEN: usize = embedded::EMBEDDED_HIDDEN;
@@ -76,12 +84,22 @@ pub enum Base {
 impl Base {
     const ALL: [Base; 3] = [Base::None, Base::Psqt, Base::Hce];
 
+    /// The magic of a version-1 file (no king buckets).
     pub fn magic(self) -> &'static [u8; 8] {
         match self {
             Base::None => b"CRVDNET1",
             Base::Psqt => b"CRVDPSQ1",
             Base::Hce => b"CRVDRES1",
         }
+    }
+
+    /// The magic of a file of `layout`: version 1 without king buckets, else version 2.
+    pub fn magic_for(self, layout: &Layout) -> [u8; 8] {
+        let mut magic = *self.magic();
+        if !layout.is_plain() {
+            magic[7] = b'2';
+        }
+        magic
     }
 
     /// The base's value for `pos`, side to move's view, in centipawns.
@@ -101,6 +119,134 @@ impl Base {
     }
 }
 
+/// How the inputs depend on the perspective's own king: a bucket for each square it may stand
+/// on (seen from its side: rank 1 is its back rank), each bucket a set of 768 inputs, and
+/// whether the board is mirrored left to right when that king is on files e-h (so that the
+/// buckets need cover only files a-d). Without buckets or mirroring (the plain layout) the
+/// inputs are the 768 of version-1 networks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub buckets: [u8; 64],
+    pub mirror: bool,
+}
+
+impl Layout {
+    /// One bucket, no mirroring.
+    pub const PLAIN: Layout = Layout { buckets: [0; 64], mirror: false };
+
+    /// The layouts the trainer offers by name: `none`; `mirror` (one bucket, mirrored); `4`
+    /// (mirrored; the king on its back rank on files a-b, on c-d, on its second rank, further
+    /// up); `8` (mirrored; back rank a, b, c, d; second rank a-b, c-d; third and fourth ranks;
+    /// further up).
+    pub fn named(name: &str) -> Option<Layout> {
+        let by_rank_and_file = |f: &dyn Fn(usize, usize) -> u8| {
+            let mut buckets = [0u8; 64];
+            for (sq, b) in buckets.iter_mut().enumerate() {
+                // Files e-h are never looked up with mirroring: they take their mirror's bucket.
+                let file = if sq % 8 >= 4 { 7 - sq % 8 } else { sq % 8 };
+                *b = f(sq / 8, file);
+            }
+            Layout { buckets, mirror: true }
+        };
+        match name {
+            "none" | "1" => Some(Layout::PLAIN),
+            "mirror" => Some(Layout { buckets: [0; 64], mirror: true }),
+            "4" => Some(by_rank_and_file(&|rank, file| match rank {
+                0 => (file / 2) as u8,
+                1 => 2,
+                _ => 3,
+            })),
+            "8" => Some(by_rank_and_file(&|rank, file| match rank {
+                0 => file as u8,
+                1 => 4 + (file / 2) as u8,
+                2 | 3 => 6,
+                _ => 7,
+            })),
+            _ => None,
+        }
+    }
+
+    /// The number of buckets.
+    pub fn count(&self) -> usize {
+        self.buckets.iter().copied().max().unwrap_or(0) as usize + 1
+    }
+
+    /// Whether this is the version-1 layout.
+    pub fn is_plain(&self) -> bool {
+        *self == Layout::PLAIN
+    }
+
+    /// The inputs as seen by `perspective`, whose king stands on `king`.
+    #[inline(always)]
+    pub fn view(&self, perspective: Color, king: Square) -> View {
+        self.view_at(perspective, king.index())
+    }
+
+    /// [`Layout::view`] with the king's square as its index (0 = a1).
+    #[inline(always)]
+    pub fn view_at(&self, perspective: Color, king: usize) -> View {
+        let vertical = if perspective == Color::White { 0 } else { 56 };
+        let own = king ^ vertical;
+        let horizontal = if self.mirror && own % 8 >= 4 { 7 } else { 0 };
+        View {
+            perspective,
+            offset: self.buckets[own ^ horizontal] as u16 * INPUTS as u16,
+            flip: (vertical ^ horizontal) as u8,
+        }
+    }
+
+    /// The 68 bytes of a version-2 header after the hidden size.
+    fn to_bytes(self) -> [u8; 68] {
+        let mut bytes = [0u8; 68];
+        bytes[..64].copy_from_slice(&self.buckets);
+        bytes[64] = u8::from(self.mirror);
+        bytes
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Layout, String> {
+        let buckets: [u8; 64] = bytes[..64].try_into().map_err(|_| "short layout".to_string())?;
+        let layout = Layout { buckets, mirror: bytes[64] == 1 };
+        if bytes[64] > 1 || bytes[65..68] != [0, 0, 0] {
+            return Err("bad king-bucket header (mirror byte or padding)".into());
+        }
+        if layout.count() > MAX_KING_BUCKETS {
+            return Err(format!("{} king buckets, at most {MAX_KING_BUCKETS}", layout.count()));
+        }
+        if (0..layout.count() as u8).any(|b| !layout.buckets.contains(&b)) {
+            return Err("a king bucket no square uses".into());
+        }
+        Ok(layout)
+    }
+}
+
+/// One perspective's inputs for one placement of its king (see [`Layout::view`]): two views
+/// that are equal index every piece alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    perspective: Color,
+    /// The first input of the king's bucket.
+    offset: u16,
+    /// What the squares are XORed with: 56 for Black's view, 7 when mirrored.
+    flip: u8,
+}
+
+impl View {
+    /// The input index of a `color` `piece` on `sq`.
+    #[inline(always)]
+    pub fn index(self, color: Color, piece: PieceType, sq: Square) -> usize {
+        let relative = usize::from(color != self.perspective);
+        self.offset as usize + (relative * 6 + piece.index()) * 64 + (sq.index() ^ self.flip as usize)
+    }
+
+    /// [`View::index`] of a piece given as `(colour x 6 + piece type) x 64 + square`, the input
+    /// index of White's plain view.
+    #[inline(always)]
+    pub fn index_of_code(self, code: usize) -> usize {
+        let relative = usize::from(code / 384 != self.perspective.index());
+        self.offset as usize + (relative * 6 + code / 64 % 6) * 64 + ((code % 64) ^ self.flip as usize)
+    }
+}
+
 // The output sums fit `i32` up to 256 neurons; the vector kernels take 16 lanes at a time.
 static_assertions::const_assert!(HIDDEN <= 256 && HIDDEN % 16 == 0);
 
@@ -113,13 +259,18 @@ pub(crate) static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/co
 
 /// The quantised network.
 pub struct Network {
-    pub(crate) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// 768 rows per king bucket (see [`Layout`]).
+    pub(crate) feature_weights: Box<[[i16; HIDDEN]]>,
     pub(crate) feature_bias: [i16; HIDDEN],
     /// Per bucket: `[0]` applies to the side to move's half, `[1]` to the other.
     pub(crate) output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
     pub(crate) output_bias: [i32; OUTPUT_BUCKETS],
     /// What the output is added to.
     pub base: Base,
+    /// How the inputs depend on the kings.
+    pub layout: Layout,
+    /// Whether `layout` is the plain one (the views never change).
+    plain: bool,
 }
 
 /// One accumulator per perspective (`[Color::index()]`): the hidden layer before activation.
@@ -180,16 +331,41 @@ fn read_i16s(bytes: &[u8], out: &mut [i16]) {
 }
 
 impl Network {
-    /// The size in bytes of a network file for this build's [`HIDDEN`].
-    pub const FILE_SIZE: usize =
-        8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
+    /// The size in bytes of a version-1 network file for this build's [`HIDDEN`].
+    pub const FILE_SIZE: usize = Network::file_size(&Layout::PLAIN);
 
-    /// Reads a network file (`EvalFile`): a file of the wrong size is refused before it is read,
-    /// and its contents are checked as [`Network::from_bytes`] does. The error names the file.
+    /// The size in bytes of a network file of this build's [`HIDDEN`] and `layout`.
+    pub const fn file_size(layout: &Layout) -> usize {
+        let (header, buckets) = if layout.mirror || Network::max_bucket(layout) > 0 {
+            (12 + 68, Network::max_bucket(layout) as usize + 1)
+        } else {
+            (12, 1)
+        };
+        header + 2 * (buckets * INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS
+    }
+
+    const fn max_bucket(layout: &Layout) -> u8 {
+        let (mut i, mut max) = (0, 0);
+        while i < 64 {
+            if layout.buckets[i] > max {
+                max = layout.buckets[i];
+            }
+            i += 1;
+        }
+        max
+    }
+
+    /// The largest network file this build reads.
+    const MAX_FILE_SIZE: usize =
+        12 + 68 + 2 * (MAX_KING_BUCKETS * INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
+
+    /// Reads a network file (`EvalFile`): a file larger than any network of this build is
+    /// refused before it is read, and its contents are checked as [`Network::from_bytes`]
+    /// does. The error names the file.
     pub fn load(path: &str) -> Result<Network, String> {
         let size = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.len();
-        if size != Self::FILE_SIZE as u64 {
-            return Err(format!("{path}: {size} bytes, a network of this build has {}", Self::FILE_SIZE));
+        if size > Self::MAX_FILE_SIZE as u64 {
+            return Err(format!("{path}: {size} bytes, larger than any network of this build"));
         }
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
@@ -213,27 +389,48 @@ impl Network {
 
     /// Parses a network file (see the module header).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let Some(base) = Base::ALL.into_iter().find(|b| bytes.len() >= 12 && &bytes[..8] == b.magic()) else {
+        let version = |b: &Base, v: u8| {
+            let mut magic = *b.magic();
+            magic[7] = v;
+            bytes.len() >= 12 && bytes[..8] == magic
+        };
+        let (base, versioned) = if let Some(base) = Base::ALL.into_iter().find(|b| version(b, b'1')) {
+            (base, false)
+        } else if let Some(base) = Base::ALL.into_iter().find(|b| version(b, b'2')) {
+            (base, true)
+        } else {
             return Err("not a Corvid network (bad magic)".into());
         };
         let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         if hidden != HIDDEN {
             return Err(format!("network has {hidden} hidden neurons, this build expects {HIDDEN}"));
         }
-        if bytes.len() != Self::FILE_SIZE {
-            return Err(format!("network file has {} bytes, expected {}", bytes.len(), Self::FILE_SIZE));
+        let layout = if versioned {
+            if bytes.len() < 12 + 68 {
+                return Err("network file too short for its king-bucket header".into());
+            }
+            let layout = Layout::from_bytes(&bytes[12..12 + 68])?;
+            if layout.is_plain() {
+                return Err("a version-2 network without king buckets (write version 1)".into());
+            }
+            layout
+        } else {
+            Layout::PLAIN
+        };
+        if bytes.len() != Self::file_size(&layout) {
+            return Err(format!("network file has {} bytes, expected {}", bytes.len(), Self::file_size(&layout)));
         }
+        let rows = INPUTS * layout.count();
         let mut net = Network {
-            feature_weights: vec![[0i16; HIDDEN]; INPUTS]
-                .into_boxed_slice()
-                .try_into()
-                .map_err(|_| "feature weight table size".to_string())?,
+            feature_weights: vec![[0i16; HIDDEN]; rows].into_boxed_slice(),
             feature_bias: [0; HIDDEN],
             output_weights: [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS],
             output_bias: [0; OUTPUT_BUCKETS],
             base,
+            layout,
+            plain: layout.is_plain(),
         };
-        let mut at = 12;
+        let mut at = if versioned { 12 + 68 } else { 12 };
         for row in net.feature_weights.iter_mut() {
             read_i16s(&bytes[at..at + 2 * HIDDEN], row);
             at += 2 * HIDDEN;
@@ -250,6 +447,16 @@ impl Network {
         }
         net.check_ranges()?;
         Ok(net)
+    }
+
+    /// The header of a network file (magic, hidden size, and for version 2 the layout).
+    pub fn header(base: Base, hidden: usize, layout: &Layout) -> Vec<u8> {
+        let mut bytes = base.magic_for(layout).to_vec();
+        bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+        if !layout.is_plain() {
+            bytes.extend_from_slice(&layout.to_bytes());
+        }
+        bytes
     }
 
     /// Refuses weights that could overflow the integer sums (see [`MAX_FEATURE_WEIGHT`] and
@@ -284,28 +491,74 @@ impl Network {
         Ok(())
     }
 
+    /// The view of `perspective` in `pos`.
+    #[inline(always)]
+    pub fn view(&self, pos: &Position, perspective: Color) -> View {
+        if self.plain {
+            let flip = if perspective == Color::White { 0 } else { 56 };
+            return View { perspective, offset: 0, flip };
+        }
+        self.layout.view(perspective, pos.king(perspective))
+    }
+
     /// The accumulator of `pos` computed from scratch.
     pub fn refresh(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator { values: [self.feature_bias; 2] };
-        for color in Color::ALL {
-            for piece in PieceType::ALL {
-                for sq in pos.colored_pieces(color, piece) {
-                    for perspective in Color::ALL {
-                        add(
-                            &mut acc.values[perspective.index()],
-                            &self.feature_weights[feature(perspective, color, piece, sq)],
-                        );
-                    }
-                }
-            }
+        let mut acc = Accumulator::default();
+        for perspective in Color::ALL {
+            self.refresh_one(pos, perspective, &mut acc.values[perspective.index()]);
         }
         acc
     }
 
+    /// One perspective's half of [`Network::refresh`].
+    fn refresh_one(&self, pos: &Position, perspective: Color, out: &mut [i16; HIDDEN]) {
+        let view = self.view(pos, perspective);
+        *out = self.feature_bias;
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                for sq in pos.colored_pieces(color, piece) {
+                    add(out, &self.feature_weights[view.index(color, piece, sq)]);
+                }
+            }
+        }
+    }
+
     /// The accumulator of `after` from `parent`, the accumulator of `before`: only the pieces
     /// that differ between the two boards are applied (two to four for a move, none for a null
-    /// move), in one pass over each perspective's values for the usual shapes of a move.
+    /// move), in one pass over each perspective's values for the usual shapes of a move. A
+    /// perspective whose king moved into another bucket or across the mirror is computed
+    /// again: from `cache` where there is one, else from scratch.
     pub fn update(&self, parent: &Accumulator, before: &Position, after: &Position, out: &mut Accumulator) {
+        self.update_cached(parent, before, after, out, None)
+    }
+
+    /// [`Network::update`] with a refresh cache.
+    #[inline]
+    pub fn update_cached(
+        &self,
+        parent: &Accumulator,
+        before: &Position,
+        after: &Position,
+        out: &mut Accumulator,
+        mut cache: Option<&mut RefreshCache>,
+    ) {
+        let views = [self.view(after, Color::White), self.view(after, Color::Black)];
+        let mut stale = [false; 2];
+        if !self.plain {
+            for perspective in Color::ALL {
+                let p = perspective.index();
+                if self.view(before, perspective) != views[p] {
+                    stale[p] = true;
+                    match cache.as_deref_mut() {
+                        Some(cache) => cache.refresh(self, after, perspective, views[p], &mut out.values[p]),
+                        None => self.refresh_one(after, perspective, &mut out.values[p]),
+                    }
+                }
+            }
+            if stale == [true, true] {
+                return;
+            }
+        }
         // (colour, piece, square) of what left and what arrived: at most two each for a move.
         let mut removed = [(Color::White, PieceType::Pawn, Square::A1); 2];
         let mut added = removed;
@@ -319,14 +572,14 @@ impl Network {
                 }
                 for sq in crate::types::Bitboard(old.0 & changed) {
                     if n_removed == 2 {
-                        return self.update_slow(parent, before, after, out);
+                        return self.update_slow(parent, before, after, out, stale);
                     }
                     removed[n_removed] = (color, piece, sq);
                     n_removed += 1;
                 }
                 for sq in crate::types::Bitboard(new.0 & changed) {
                     if n_added == 2 {
-                        return self.update_slow(parent, before, after, out);
+                        return self.update_slow(parent, before, after, out, stale);
                     }
                     added[n_added] = (color, piece, sq);
                     n_added += 1;
@@ -334,9 +587,12 @@ impl Network {
             }
         }
         for perspective in Color::ALL {
-            let row =
-                |&(c, pt, sq): &(Color, PieceType, Square)| &self.feature_weights[feature(perspective, c, pt, sq)];
             let p = perspective.index();
+            if stale[p] {
+                continue;
+            }
+            let view = views[p];
+            let row = |&(c, pt, sq): &(Color, PieceType, Square)| &self.feature_weights[view.index(c, pt, sq)];
             let (parent, out) = (&parent.values[p], &mut out.values[p]);
             match (n_added, n_removed) {
                 (1, 1) => apply::<1, 1>(parent, [row(&added[0])], [row(&removed[0])], out),
@@ -354,21 +610,33 @@ impl Network {
     }
 
     /// [`Network::update`] for boards that differ by more than a move: every change applied in
-    /// place, one at a time.
+    /// place, one at a time, to the perspectives not `stale` (already computed).
     #[cold]
-    fn update_slow(&self, parent: &Accumulator, before: &Position, after: &Position, out: &mut Accumulator) {
-        *out = *parent;
-        for color in Color::ALL {
-            for piece in PieceType::ALL {
-                let (old, new) = (before.colored_pieces(color, piece), after.colored_pieces(color, piece));
-                let changed = old.0 ^ new.0;
-                for perspective in Color::ALL {
-                    let values = &mut out.values[perspective.index()];
+    fn update_slow(
+        &self,
+        parent: &Accumulator,
+        before: &Position,
+        after: &Position,
+        out: &mut Accumulator,
+        stale: [bool; 2],
+    ) {
+        for perspective in Color::ALL {
+            let p = perspective.index();
+            if stale[p] {
+                continue;
+            }
+            let view = self.view(after, perspective);
+            let values = &mut out.values[p];
+            *values = parent.values[p];
+            for color in Color::ALL {
+                for piece in PieceType::ALL {
+                    let (old, new) = (before.colored_pieces(color, piece), after.colored_pieces(color, piece));
+                    let changed = old.0 ^ new.0;
                     for sq in crate::types::Bitboard(old.0 & changed) {
-                        sub(values, &self.feature_weights[feature(perspective, color, piece, sq)]);
+                        sub(values, &self.feature_weights[view.index(color, piece, sq)]);
                     }
                     for sq in crate::types::Bitboard(new.0 & changed) {
-                        add(values, &self.feature_weights[feature(perspective, color, piece, sq)]);
+                        add(values, &self.feature_weights[view.index(color, piece, sq)]);
                     }
                 }
             }
@@ -574,6 +842,51 @@ pub mod simd {
     }
 }
 
+/// The refresh cache of king-bucketed networks (a "Finny table"): for each perspective and
+/// each view of it (bucket and mirror), the accumulator of the board last computed there and
+/// that board's pieces. A king that moves into another view costs the pieces that differ from
+/// the last board seen in that view, usually a few, instead of all of them.
+pub struct RefreshCache {
+    /// `[perspective][bucket * 2 + mirrored]`.
+    entries: [Vec<CacheEntry>; 2],
+}
+
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    values: [i16; HIDDEN],
+    /// `[colour][piece type]`: the board `values` stand for.
+    pieces: [[u64; 6]; 2],
+}
+
+impl RefreshCache {
+    /// An empty cache for `net`: every entry the empty board (the bias alone).
+    pub fn new(net: &Network) -> RefreshCache {
+        let entry = CacheEntry { values: net.feature_bias, pieces: [[0; 6]; 2] };
+        let n = if net.plain { 0 } else { 2 * net.layout.count() };
+        RefreshCache { entries: [vec![entry; n], vec![entry; n]] }
+    }
+
+    /// Writes `perspective`'s half of the accumulator of `pos` (whose view is `view`) to `out`,
+    /// from the entry of that view, and brings the entry up to `pos`.
+    fn refresh(&mut self, net: &Network, pos: &Position, perspective: Color, view: View, out: &mut [i16; HIDDEN]) {
+        let slot = view.offset as usize / INPUTS * 2 + usize::from(view.flip & 7 != 0);
+        let entry = &mut self.entries[perspective.index()][slot];
+        for color in Color::ALL {
+            for piece in PieceType::ALL {
+                let (old, new) = (entry.pieces[color.index()][piece.index()], pos.colored_pieces(color, piece).0);
+                for sq in crate::types::Bitboard(old & !new) {
+                    sub(&mut entry.values, &net.feature_weights[view.index(color, piece, sq)]);
+                }
+                for sq in crate::types::Bitboard(new & !old) {
+                    add(&mut entry.values, &net.feature_weights[view.index(color, piece, sq)]);
+                }
+                entry.pieces[color.index()][piece.index()] = new;
+            }
+        }
+        *out = entry.values;
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -589,6 +902,8 @@ mod tests;
 pub struct AccumulatorStack {
     net: Arc<Network>,
     entries: Vec<StackEntry>,
+    /// For king-bucketed networks (empty otherwise).
+    cache: RefreshCache,
 }
 
 #[derive(Clone, Copy)]
@@ -602,13 +917,15 @@ impl AccumulatorStack {
     /// A stack for `plies` plies over the embedded network.
     pub fn new(plies: usize) -> AccumulatorStack {
         let entry = StackEntry { acc: Accumulator::default(), pos: Position::startpos(), computed: false };
-        AccumulatorStack { net: Arc::clone(embedded()), entries: vec![entry; plies.max(1)] }
+        let net = Arc::clone(embedded());
+        AccumulatorStack { cache: RefreshCache::new(&net), net, entries: vec![entry; plies.max(1)] }
     }
 
     /// Evaluates with `net` from the next [`AccumulatorStack::reset`] on.
     pub fn set_network(&mut self, net: &Arc<Network>) {
         if !Arc::ptr_eq(&self.net, net) {
             self.net = Arc::clone(net);
+            self.cache = RefreshCache::new(net);
         }
     }
 
@@ -636,7 +953,7 @@ impl AccumulatorStack {
         for k in base + 1..=ply {
             let (below, above) = self.entries.split_at_mut(k);
             let (parent, entry) = (&below[k - 1], &mut above[0]);
-            self.net.update(&parent.acc, &parent.pos, &entry.pos, &mut entry.acc);
+            self.net.update_cached(&parent.acc, &parent.pos, &entry.pos, &mut entry.acc, Some(&mut self.cache));
             entry.computed = true;
         }
         let entry = &self.entries[ply];

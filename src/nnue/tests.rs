@@ -230,3 +230,97 @@ fn the_vector_update_kernel_equals_the_scalar_one() {
         }
     }
 }
+
+/// A network of `layout` with random weights inside the limits, as its file.
+fn random_network_bytes(layout: &Layout, seed: u64) -> Vec<u8> {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut bytes = Network::header(Base::None, HIDDEN, layout);
+    let mut push = |max: i32| {
+        let v = (rng.below(2 * max as usize + 1) as i32 - max) as i16;
+        bytes.extend_from_slice(&v.to_le_bytes());
+    };
+    for _ in 0..(layout.count() * INPUTS + 1) * HIDDEN {
+        push(MAX_FEATURE_WEIGHT / 3);
+    }
+    for _ in 0..OUTPUT_BUCKETS * 2 * HIDDEN {
+        push(MAX_OUTPUT_WEIGHT);
+    }
+    for b in 0..OUTPUT_BUCKETS as i32 {
+        bytes.extend_from_slice(&(b * 1000).to_le_bytes());
+    }
+    bytes
+}
+
+#[test]
+fn king_bucketed_networks_update_as_they_refresh() {
+    let mut rng = crate::rng::Rng::new(0x0B0C_4E75);
+    for name in ["mirror", "4", "8"] {
+        let layout = Layout::named(name).unwrap();
+        let bytes = random_network_bytes(&layout, 7);
+        assert_eq!(bytes.len(), Network::file_size(&layout));
+        assert_eq!(&bytes[..8], b"CRVDNET2");
+        let net = Arc::new(Network::from_bytes(&bytes).unwrap());
+        assert_eq!(net.layout, layout);
+        let mut view_changes = 0;
+        for fen in FENS {
+            let root = pos(fen);
+            let root_acc = net.refresh(&root);
+            for m in root.legal_moves() {
+                let child = root.make_move(m);
+                let mut acc = Accumulator::default();
+                net.update(&root_acc, &root, &child, &mut acc);
+                assert!(acc.values == net.refresh(&child).values, "{name} {fen} {m:?}");
+            }
+            // Walks through the stack and its refresh cache, evaluating at most plies.
+            for _ in 0..30 {
+                let mut stack = AccumulatorStack::new(128);
+                stack.set_network(&net);
+                stack.reset(&root);
+                let mut p = root;
+                for ply in 1..100 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let before = p;
+                    p = p.make_move(moves[rng.below(moves.len())]);
+                    for c in Color::ALL {
+                        view_changes += usize::from(net.view(&before, c) != net.view(&p, c));
+                    }
+                    stack.push(ply, &p);
+                    if ply % 3 != 0 {
+                        assert_eq!(stack.evaluate(ply), net.evaluate_position(&p), "{name} {fen} ply {ply}");
+                    }
+                }
+            }
+        }
+        assert!(view_changes > 100, "{name}: only {view_changes} kings changed view");
+    }
+}
+
+#[test]
+fn bad_king_bucket_headers_are_refused() {
+    let layout = Layout::named("4").unwrap();
+    let good = random_network_bytes(&layout, 3);
+    assert!(Network::from_bytes(&good).is_ok());
+    let with = |at: usize, value: u8| {
+        let mut bytes = good.clone();
+        bytes[at] = value;
+        Network::from_bytes(&bytes).err().unwrap_or_default()
+    };
+    assert!(with(12 + 5, 40).contains("king buckets"), "more than 32 buckets");
+    assert!(with(12 + 5, 9).contains("no square uses"), "a gap");
+    assert!(with(12 + 64, 2).contains("mirror"), "mirror byte");
+    assert!(with(12 + 66, 1).contains("padding"), "padding");
+    // A bucket more than the weights: the size no longer fits.
+    let mut more = layout;
+    more.buckets[63] = 4;
+    let mut bytes = good.clone();
+    bytes[12..12 + 68].copy_from_slice(&Network::header(Base::None, HIDDEN, &more)[12..]);
+    assert!(Network::from_bytes(&bytes).err().unwrap_or_default().contains("bytes"));
+    // Version 2 without buckets is written as version 1.
+    let mut plain = random_network_bytes(&Layout::PLAIN, 3);
+    assert_eq!(&plain[..8], b"CRVDNET1");
+    plain[7] = b'2';
+    assert!(Network::from_bytes(&plain).is_err());
+}

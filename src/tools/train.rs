@@ -23,7 +23,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::packed::{self, Format, Game};
-use crate::nnue::{bucket, feature, Base, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::nnue::{bucket, feature, Base, Layout, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::tt::MATE_BOUND;
@@ -60,6 +60,8 @@ pub struct Options {
     pub decay_at: [f32; 2],
     /// Neurons per perspective (an engine build embeds networks of its own [`HIDDEN`]).
     pub hidden: usize,
+    /// King buckets and mirroring of the inputs.
+    pub layout: Layout,
     /// The most training positions kept in memory between epochs; with more, every epoch reads
     /// the files again.
     pub cache: usize,
@@ -83,6 +85,7 @@ impl Options {
             init: None,
             decay_at: [0.6, 0.85],
             hidden: HIDDEN,
+            layout: Layout::PLAIN,
             cache: 40_000_000,
             buffer: 4_000_000,
         }
@@ -96,6 +99,8 @@ struct Sample {
     len: u8,
     bucket: u8,
     stm: Color,
+    /// The squares of the white and the black king.
+    kings: [u8; 2],
     target: f32,
     /// The base's value in output units (`cp / SCALE`).
     base: f32,
@@ -136,7 +141,8 @@ impl Data {
         push_features(pos, &mut self.features);
         let len = (self.features.len() as u32 - start) as u8;
         let base = base.value(pos) as f32 / SCALE as f32;
-        self.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, target, base });
+        let kings = [pos.king(Color::White).index() as u8, pos.king(Color::Black).index() as u8];
+        self.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, kings, target, base });
     }
 
     fn features_of(&self, s: &Sample) -> &[u16] {
@@ -148,7 +154,8 @@ impl Data {
 #[derive(Clone)]
 struct Params {
     hidden: usize,
-    /// `INPUTS x hidden`, row per input.
+    layout: Layout,
+    /// `INPUTS x buckets x hidden`, row per input.
     fw: Vec<f32>,
     fb: Vec<f32>,
     /// `OUTPUT_BUCKETS x 2 x hidden`: per bucket, side to move, then the other side.
@@ -157,20 +164,21 @@ struct Params {
 }
 
 impl Params {
-    fn zeros(hidden: usize) -> Params {
+    fn zeros(hidden: usize, layout: Layout) -> Params {
         Params {
             hidden,
-            fw: vec![0.0; INPUTS * hidden],
+            layout,
+            fw: vec![0.0; INPUTS * layout.count() * hidden],
             fb: vec![0.0; hidden],
             ow: vec![0.0; OUTPUT_BUCKETS * 2 * hidden],
             ob: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
-    fn random(seed: u64, hidden: usize) -> Params {
+    fn random(seed: u64, hidden: usize, layout: Layout) -> Params {
         let mut rng = Rng::new(seed | 1);
         let mut next = move |scale: f32| rng.signed_unit() * scale;
-        let mut p = Params::zeros(hidden);
+        let mut p = Params::zeros(hidden, layout);
         let fs = 1.0 / (INPUTS as f32).sqrt();
         p.fw.iter_mut().for_each(|w| *w = next(fs));
         let os = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -181,7 +189,7 @@ impl Params {
     /// The float weights a quantised network stands for: training goes on from where the run
     /// that wrote it stopped, up to the rounding of its quantisation.
     fn dequantised(net: &Network) -> Params {
-        let mut p = Params::zeros(HIDDEN);
+        let mut p = Params::zeros(HIDDEN, net.layout);
         let (qa, qb) = (QA as f32, QB as f32);
         for (row, out) in net.feature_weights.iter().zip(p.fw.chunks_exact_mut(HIDDEN)) {
             out.iter_mut().zip(row).for_each(|(w, &q)| *w = f32::from(q) / qa);
@@ -198,8 +206,8 @@ impl Params {
     /// 256 starts where it was).
     fn widened(&self, hidden: usize, seed: u64) -> Params {
         let old = self.hidden;
-        let fresh = Params::random(seed, hidden);
-        let mut p = Params::zeros(hidden);
+        let fresh = Params::random(seed, hidden, self.layout);
+        let mut p = Params::zeros(hidden, self.layout);
         for (input, row) in p.fw.chunks_exact_mut(hidden).enumerate() {
             row[..old].copy_from_slice(&self.fw[input * old..(input + 1) * old]);
             row[old..].copy_from_slice(&fresh.fw[input * hidden + old..(input + 1) * hidden]);
@@ -241,15 +249,8 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The black-perspective index of a white-perspective feature.
-fn flip(f: u16) -> usize {
-    let f = f as usize;
-    let (kind, sq) = (f / 64, f % 64);
-    let (relative, piece) = (kind / 6, kind % 6);
-    ((1 - relative) * 6 + piece) * 64 + (sq ^ 56)
-}
-
-/// Appends the White-perspective input index of every piece of `pos` to `out`.
+/// Appends the code of every piece of `pos` to `out`: `(colour x 6 + piece type) x 64 +
+/// square`, the index of White's plain view (see [`crate::nnue::View::index_of_code`]).
 fn push_features(pos: &Position, out: &mut Vec<u16>) {
     for color in Color::ALL {
         for piece in PieceType::ALL {
@@ -407,24 +408,16 @@ impl Stream {
     }
 }
 
-/// The input index of white-perspective feature `f` from `perspective`.
-fn index(f: u16, perspective: Color) -> usize {
-    if perspective == Color::White {
-        f as usize
-    } else {
-        flip(f)
-    }
-}
-
-/// The float network's output for the features `feats` (White's perspective) with `stm` to
-/// move; leaves both accumulators (side to move first) in `hidden`.
-fn forward(p: &Params, feats: &[u16], stm: Color, bucket: usize, hidden: &mut [f32]) -> f32 {
+/// The float network's output for the pieces `feats` (see [`push_features`]) with `stm` to
+/// move and the kings on `kings`; leaves both accumulators (side to move first) in `hidden`.
+fn forward(p: &Params, feats: &[u16], stm: Color, kings: [u8; 2], bucket: usize, hidden: &mut [f32]) -> f32 {
     let h = p.hidden;
     let (us, them) = hidden.split_at_mut(h);
     us.copy_from_slice(&p.fb);
     them.copy_from_slice(&p.fb);
+    let (vu, vt) = views(p, stm, kings);
     for &f in feats {
-        let (a, b) = (index(f, stm), index(f, !stm));
+        let (a, b) = (vu.index_of_code(f as usize), vt.index_of_code(f as usize));
         let (ra, rb) = (&p.fw[a * h..(a + 1) * h], &p.fw[b * h..(b + 1) * h]);
         us.iter_mut().zip(ra).for_each(|(x, w)| *x += w);
         them.iter_mut().zip(rb).for_each(|(x, w)| *x += w);
@@ -437,12 +430,17 @@ fn forward(p: &Params, feats: &[u16], stm: Color, bucket: usize, hidden: &mut [f
     out
 }
 
+/// The views of the side to move and of the other side.
+fn views(p: &Params, stm: Color, kings: [u8; 2]) -> (crate::nnue::View, crate::nnue::View) {
+    (p.layout.view_at(stm, kings[stm.index()] as usize), p.layout.view_at(!stm, kings[(!stm).index()] as usize))
+}
+
 /// Forward and (with `grad`) backward pass of one sample; returns its squared error.
 fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
     let h = p.hidden;
     let feats = data.features_of(s);
     let b = s.bucket as usize;
-    let out = forward(p, feats, s.stm, b, hidden) + s.base;
+    let out = forward(p, feats, s.stm, s.kings, b, hidden) + s.base;
     let stretch = SCALE as f32 / WDL_SCALE;
     let pred = sigmoid(out * stretch);
     let err = pred - s.target;
@@ -458,8 +456,9 @@ fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, h
     }
     let (dus, dthem) = hidden.split_at(h);
     g.fb.iter_mut().zip(dus.iter().zip(dthem)).for_each(|(gb, (x, y))| *gb += x + y);
+    let (vu, vt) = views(p, s.stm, s.kings);
     for &f in feats {
-        let (a, b) = (index(f, s.stm), index(f, !s.stm));
+        let (a, b) = (vu.index_of_code(f as usize), vt.index_of_code(f as usize));
         g.fw[a * h..(a + 1) * h].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
         g.fw[b * h..(b + 1) * h].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
     }
@@ -521,9 +520,7 @@ fn mean_loss(p: &Params, data: &Data, threads: usize) -> f64 {
 
 /// The quantised network file of `p`.
 fn quantise(p: &Params, base: Base) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(Network::FILE_SIZE);
-    bytes.extend_from_slice(base.magic());
-    bytes.extend_from_slice(&(p.hidden as u32).to_le_bytes());
+    let mut bytes = Network::header(base, p.hidden, &p.layout);
     let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     for &w in p.fw.iter().chain(&p.fb) {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
@@ -622,12 +619,15 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     }
     // The starting network is read first: a wrong one is refused before the data is loaded.
     let p = match &options.init {
-        None => Params::random(options.seed, options.hidden),
+        None => Params::random(options.seed, options.hidden, options.layout),
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
             let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
             if net.base != options.base {
                 return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
+            }
+            if net.layout != options.layout {
+                return Err(format!("{path}: the network's king buckets differ from --king-buckets"));
             }
             if options.hidden < HIDDEN {
                 return Err(format!("{path}: the network has {HIDDEN} neurons, --hidden asks for fewer"));
@@ -678,8 +678,8 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let hidden = options.hidden;
     let mut fit = Fit {
         p,
-        adam: Adam { m: Params::zeros(hidden), v: Params::zeros(hidden), t: 0 },
-        grads: (0..threads).map(|_| Params::zeros(hidden)).collect(),
+        adam: Adam { m: Params::zeros(hidden, options.layout), v: Params::zeros(hidden, options.layout), t: 0 },
+        grads: (0..threads).map(|_| Params::zeros(hidden, options.layout)).collect(),
         options,
         lr: options.lr,
         log,
@@ -816,25 +816,34 @@ mod tests {
     fn quantised_network_matches_the_float_network() {
         // Weights on the quantisation grid (as the trainer's would be after rounding), large enough
         // for outputs of hundreds of centipawns: the integer network must then agree with the
-        // float one up to the truncations of its divisions.
-        let mut p = Params::random(11, HIDDEN);
-        let on_grid = |w: &mut f32, scale: f32, q: i32| *w = (*w * scale * q as f32).round() / q as f32;
-        p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
-        p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
-        p.ow.iter_mut().for_each(|w| on_grid(w, 10.0, QB));
-        p.ob.iter_mut().enumerate().for_each(|(i, b)| *b = (1000.0 + 300.0 * i as f32) / (QA * QB) as f32);
-        let net = Network::from_bytes(&quantise(&p, Base::None)).expect("the trainer writes a valid file");
-        let mut hidden = vec![0.0; 2 * HIDDEN];
-        let mut sum_size = 0.0;
-        for line in labelled_lines(200) {
-            let fen = line.split('|').next().unwrap().trim();
-            let pos = Position::from_fen(fen).unwrap();
-            let float = forward(&p, &features(&pos), pos.side_to_move(), bucket(&pos), &mut hidden) * SCALE as f32;
-            let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move(), bucket(&pos)) as f32;
-            assert!((float - quantised).abs() <= 1.5, "{fen}: float {float}, quantised {quantised}");
-            sum_size += float.abs();
+        // float one up to the truncations of its divisions. For every layout: the trainer's
+        // inputs are the engine's.
+        for name in ["none", "mirror", "4", "8"] {
+            let layout = Layout::named(name).unwrap();
+            let mut p = Params::random(11, HIDDEN, layout);
+            let on_grid = |w: &mut f32, scale: f32, q: i32| *w = (*w * scale * q as f32).round() / q as f32;
+            p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
+            p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
+            p.ow.iter_mut().for_each(|w| on_grid(w, 10.0, QB));
+            p.ob.iter_mut().enumerate().for_each(|(i, b)| *b = (1000.0 + 300.0 * i as f32) / (QA * QB) as f32);
+            let bytes = quantise(&p, Base::None);
+            assert_eq!(bytes.len(), Network::file_size(&layout), "{name}");
+            let net = Network::from_bytes(&bytes).expect("the trainer writes a valid file");
+            assert_eq!(net.layout, layout);
+            let mut hidden = vec![0.0; 2 * HIDDEN];
+            let mut sum_size = 0.0;
+            for line in labelled_lines(200) {
+                let fen = line.split('|').next().unwrap().trim();
+                let pos = Position::from_fen(fen).unwrap();
+                let kings = [pos.king(Color::White).index() as u8, pos.king(Color::Black).index() as u8];
+                let float =
+                    forward(&p, &features(&pos), pos.side_to_move(), kings, bucket(&pos), &mut hidden) * SCALE as f32;
+                let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move(), bucket(&pos)) as f32;
+                assert!((float - quantised).abs() <= 1.5, "{name} {fen}: float {float}, quantised {quantised}");
+                sum_size += float.abs();
+            }
+            assert!(sum_size / 200.0 > 100.0, "the test network's outputs are too small to compare");
         }
-        assert!(sum_size / 200.0 > 100.0, "the test network's outputs are too small to compare");
     }
 
     #[test]
