@@ -674,6 +674,14 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             format!("read from disk every epoch, {} at a time shuffled", options.buffer)
         }
     );
+    let _ = writeln!(
+        log,
+        "network: {} x {INPUTS} inputs{} -> {} x 2 -> {OUTPUT_BUCKETS} output buckets, base {:?}",
+        options.layout.count(),
+        if options.layout.mirror { " (mirrored)" } else { "" },
+        options.hidden,
+        options.base
+    );
     let threads = options.threads.max(1);
     let hidden = options.hidden;
     let mut fit = Fit {
