@@ -155,7 +155,10 @@ impl Data {
 struct Params {
     hidden: usize,
     layout: Layout,
-    /// `INPUTS x buckets x hidden`, row per input.
+    /// `INPUTS x buckets x hidden`, row per input; with king buckets, `INPUTS` more rows after
+    /// them, the factoriser: a piece on a square has the same weights in every bucket, plus the
+    /// bucket's own. What all buckets share is learnt from all positions, so bucketed networks
+    /// train as fast as plain ones at first; the file holds the sums.
     fw: Vec<f32>,
     fb: Vec<f32>,
     /// `OUTPUT_BUCKETS x 2 x hidden`: per bucket, side to move, then the other side.
@@ -168,19 +171,34 @@ impl Params {
         Params {
             hidden,
             layout,
-            fw: vec![0.0; INPUTS * layout.count() * hidden],
+            fw: vec![0.0; Params::rows(&layout) * hidden],
             fb: vec![0.0; hidden],
             ow: vec![0.0; OUTPUT_BUCKETS * 2 * hidden],
             ob: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
+    /// Feature rows: `INPUTS` a bucket, and the factoriser's where there are buckets.
+    fn rows(layout: &Layout) -> usize {
+        INPUTS * (layout.count() + usize::from(layout.count() > 1))
+    }
+
+    /// The factoriser's row of input `index` (in bucket terms), where there is one.
+    #[inline(always)]
+    fn factor(&self, index: usize) -> Option<usize> {
+        let count = self.layout.count();
+        (count > 1).then(|| count * INPUTS + index % INPUTS)
+    }
+
+    /// Random weights; with a factoriser, the buckets' own rows start at zero (the network
+    /// starts as a plain one and the buckets learn what differs).
     fn random(seed: u64, hidden: usize, layout: Layout) -> Params {
         let mut rng = Rng::new(seed | 1);
         let mut next = move |scale: f32| rng.signed_unit() * scale;
         let mut p = Params::zeros(hidden, layout);
         let fs = 1.0 / (INPUTS as f32).sqrt();
-        p.fw.iter_mut().for_each(|w| *w = next(fs));
+        let own = if layout.count() > 1 { layout.count() * INPUTS * hidden } else { 0 };
+        p.fw[own..].iter_mut().for_each(|w| *w = next(fs));
         let os = 1.0 / ((2 * hidden) as f32).sqrt();
         p.ow.iter_mut().for_each(|w| *w = next(os));
         p
@@ -421,6 +439,11 @@ fn forward(p: &Params, feats: &[u16], stm: Color, kings: [u8; 2], bucket: usize,
         let (ra, rb) = (&p.fw[a * h..(a + 1) * h], &p.fw[b * h..(b + 1) * h]);
         us.iter_mut().zip(ra).for_each(|(x, w)| *x += w);
         them.iter_mut().zip(rb).for_each(|(x, w)| *x += w);
+        if let (Some(fa), Some(fb)) = (p.factor(a), p.factor(b)) {
+            let (ra, rb) = (&p.fw[fa * h..(fa + 1) * h], &p.fw[fb * h..(fb + 1) * h]);
+            us.iter_mut().zip(ra).for_each(|(x, w)| *x += w);
+            them.iter_mut().zip(rb).for_each(|(x, w)| *x += w);
+        }
     }
     let mut out = p.ob[bucket];
     for (x, w) in hidden.iter().zip(&p.ow[bucket * 2 * h..(bucket + 1) * 2 * h]) {
@@ -461,6 +484,10 @@ fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, h
         let (a, b) = (vu.index_of_code(f as usize), vt.index_of_code(f as usize));
         g.fw[a * h..(a + 1) * h].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
         g.fw[b * h..(b + 1) * h].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
+        if let (Some(fa), Some(fb)) = (p.factor(a), p.factor(b)) {
+            g.fw[fa * h..(fa + 1) * h].iter_mut().zip(dus).for_each(|(gw, d)| *gw += d);
+            g.fw[fb * h..(fb + 1) * h].iter_mut().zip(dthem).for_each(|(gw, d)| *gw += d);
+        }
     }
     err * err
 }
@@ -522,7 +549,16 @@ fn mean_loss(p: &Params, data: &Data, threads: usize) -> f64 {
 fn quantise(p: &Params, base: Base) -> Vec<u8> {
     let mut bytes = Network::header(base, p.hidden, &p.layout);
     let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-    for &w in p.fw.iter().chain(&p.fb) {
+    // A bucket's row plus the factoriser's, kept inside the clip each is trained within.
+    let h = p.hidden;
+    for (row, weights) in p.fw.chunks_exact(h).take(INPUTS * p.layout.count()).enumerate() {
+        let shared = p.factor(row).map(|f| &p.fw[f * h..(f + 1) * h]);
+        for (i, &w) in weights.iter().enumerate() {
+            let w = (w + shared.map_or(0.0, |s| s[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+        }
+    }
+    for &w in &p.fb {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
     for &w in &p.ow {
@@ -829,6 +865,12 @@ mod tests {
         for name in ["none", "mirror", "4", "8"] {
             let layout = Layout::named(name).unwrap();
             let mut p = Params::random(11, HIDDEN, layout);
+            // Every row random (the buckets' own rows start at zero), the factoriser's small
+            // enough that no sum is clipped.
+            let own = INPUTS * layout.count() * HIDDEN;
+            let mut rng = Rng::new(99);
+            p.fw[..own].iter_mut().for_each(|w| *w = rng.signed_unit() / (INPUTS as f32).sqrt());
+            p.fw[own..].iter_mut().for_each(|w| *w *= 0.25);
             let on_grid = |w: &mut f32, scale: f32, q: i32| *w = (*w * scale * q as f32).round() / q as f32;
             p.fw.iter_mut().for_each(|w| on_grid(w, 8.0, QA));
             p.fb.iter_mut().for_each(|w| *w = 77.0 / QA as f32);
@@ -1061,6 +1103,18 @@ mod tests {
             let err = Network::from_bytes(&bytes).err().expect("another width");
             assert!(err.contains("256"), "{err}");
         }
+        // King buckets (4, mirrored, with the factoriser) learn the same signal.
+        let bucketed = Options { hidden: 32, epochs: 4, layout: Layout::named("4").unwrap(), ..options.clone() };
+        let mut log = Vec::new();
+        train(&bucketed, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("network: 4 x 768 inputs (mirrored) -> 32 x 2"), "{log}");
+        let losses = validation_losses(&log);
+        assert!(losses[4] < losses[0] * 0.5, "{log}");
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..8], b"CRVDNET2");
+        assert_eq!(bytes.len(), 80 + 2 * (4 * INPUTS * 32 + 32 + OUTPUT_BUCKETS * 2 * 32) + 4 * OUTPUT_BUCKETS);
+        assert_eq!(bytes[12..76], Layout::named("4").unwrap().buckets);
         for hidden in [0, 100, 512] {
             let err = train(&Options { hidden, ..options.clone() }, &mut Vec::new()).unwrap_err();
             assert!(err.contains("--hidden"), "{err}");
