@@ -238,6 +238,19 @@ impl Params {
         p
     }
 
+    /// A plain network's weights as the shared weights (the factoriser) of a network of
+    /// `layout`, the buckets' own rows zero: without mirroring the same function, with it the
+    /// same knowledge seen from the mirrored side where the king is on files e-h.
+    fn bucketed(&self, layout: Layout) -> Params {
+        let mut p = Params::zeros(self.hidden, layout);
+        let own = INPUTS * layout.count() * self.hidden;
+        p.fw[own..].copy_from_slice(&self.fw);
+        p.fb.copy_from_slice(&self.fb);
+        p.ow.copy_from_slice(&self.ow);
+        p.ob.copy_from_slice(&self.ob);
+        p
+    }
+
     fn add(&mut self, other: &Params) {
         let pairs = [
             (&mut self.fw, &other.fw),
@@ -662,7 +675,8 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             if net.base != options.base {
                 return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
             }
-            if net.layout != options.layout {
+            let bucketing = net.layout.is_plain() && !options.layout.is_plain();
+            if net.layout != options.layout && !bucketing {
                 return Err(format!("{path}: the network's king buckets differ from --king-buckets"));
             }
             if options.hidden < HIDDEN {
@@ -673,7 +687,12 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
                 wider => writeln!(log, "starting from {path}, widened from {HIDDEN} to {wider} neurons"),
             }
             .map_err(|e| e.to_string())?;
-            Params::dequantised(&net).widened(options.hidden, options.seed)
+            let mut p = Params::dequantised(&net);
+            if bucketing {
+                let _ = writeln!(log, "its weights become the king buckets' shared weights (the factoriser)");
+                p = p.bucketed(options.layout);
+            }
+            p.widened(options.hidden, options.seed)
         }
     };
     let stream = Stream::new(data_files(&options.inputs)?, options.lambda, options.base)?;
@@ -1202,6 +1221,20 @@ mod tests {
             assert!(log.contains("widened from"), "{log}");
             assert_eq!(validation_losses(&log)[0], start, "{log}");
         }
+        // Bucketed without mirroring (four buckets by pairs of ranks), the plain network's
+        // weights shared by every bucket: the same function, the same loss.
+        let mut by_ranks = Layout::PLAIN;
+        by_ranks.buckets.iter_mut().enumerate().for_each(|(sq, b)| *b = (sq / 16) as u8);
+        let mut log = Vec::new();
+        train(&Options { layout: by_ranks, epochs: 1, ..again.clone() }, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("the factoriser"), "{log}");
+        assert!((validation_losses(&log)[0] - start).abs() < 1e-6, "{log}");
+        // A bucketed network does not start a network of other buckets.
+        let four = Options { layout: Layout::named("4").unwrap(), init: Some(options.out.clone()), ..again.clone() };
+        train(&four, &mut Vec::new()).unwrap();
+        let eight = Options { layout: Layout::named("8").unwrap(), init: Some(again.out.clone()), ..again.clone() };
+        assert!(train(&eight, &mut Vec::new()).unwrap_err().contains("king buckets"));
         let wrong_base = Options { base: Base::Psqt, ..again.clone() };
         let err = train(&wrong_base, &mut Vec::new()).unwrap_err();
         assert!(err.contains("base"), "{err}");
