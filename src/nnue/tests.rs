@@ -82,6 +82,17 @@ fn features_are_distinct_and_mirror_between_perspectives() {
 }
 
 /// Every move, null move and multi-move walk: the incremental accumulator equals a refresh.
+/// Every legal move of `root`: the child's accumulator updated from the root's equals a refresh.
+fn moves_update_as_they_refresh(net: &Network, root: &Position, label: &str) {
+    let root_acc = net.refresh(root);
+    for m in root.legal_moves() {
+        let child = root.make_move(m);
+        let mut acc = Accumulator::default();
+        net.update(&root_acc, root, &child, &mut acc);
+        assert!(acc.values == net.refresh(&child).values, "{label} {m:?}");
+    }
+}
+
 #[test]
 fn incremental_updates_match_a_refresh() {
     let net = network();
@@ -89,12 +100,7 @@ fn incremental_updates_match_a_refresh() {
     for fen in FENS {
         let root = pos(fen);
         let root_acc = net.refresh(&root);
-        for m in root.legal_moves() {
-            let child = root.make_move(m);
-            let mut acc = Accumulator::default();
-            net.update(&root_acc, &root, &child, &mut acc);
-            assert!(acc.values == net.refresh(&child).values, "{fen} {m:?}");
-        }
+        moves_update_as_they_refresh(net, &root, fen);
         let null = root.make_null_move();
         let mut acc = Accumulator::default();
         net.update(&root_acc, &root, &null, &mut acc);
@@ -264,13 +270,7 @@ fn king_bucketed_networks_update_as_they_refresh() {
         let mut view_changes = 0;
         for fen in FENS {
             let root = pos(fen);
-            let root_acc = net.refresh(&root);
-            for m in root.legal_moves() {
-                let child = root.make_move(m);
-                let mut acc = Accumulator::default();
-                net.update(&root_acc, &root, &child, &mut acc);
-                assert!(acc.values == net.refresh(&child).values, "{name} {fen} {m:?}");
-            }
+            moves_update_as_they_refresh(&net, &root, &format!("{name} {fen}"));
             // Walks through the stack and its refresh cache, evaluating at most plies.
             for _ in 0..30 {
                 let mut stack = AccumulatorStack::new(128);

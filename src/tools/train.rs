@@ -1074,6 +1074,13 @@ mod tests {
         assert_eq!(quantise(&Params::dequantised(net), net.base), crate::nnue::EMBEDDED);
     }
 
+    /// Trains with `options`, which must succeed; returns the log.
+    fn run(options: &Options) -> String {
+        let mut log = Vec::new();
+        train(options, &mut log).unwrap();
+        String::from_utf8(log).unwrap()
+    }
+
     /// The validation losses of a training log, epoch 0 first.
     fn validation_losses(log: &str) -> Vec<f64> {
         log.lines()
@@ -1100,9 +1107,7 @@ mod tests {
             buffer: 3_000,
             ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
         };
-        let mut log = Vec::new();
-        train(&options, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&options);
         assert!(log.contains("read from disk every epoch, 3000 at a time"), "{log}");
         let losses = validation_losses(&log);
         assert_eq!(losses.len(), 9, "{log}");
@@ -1124,9 +1129,7 @@ mod tests {
         }
         // King buckets (4, mirrored, with the factoriser) learn the same signal.
         let bucketed = Options { hidden: 32, epochs: 4, layout: Layout::named("4").unwrap(), ..options.clone() };
-        let mut log = Vec::new();
-        train(&bucketed, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&bucketed);
         assert!(log.contains("network: 4 x 768 inputs (mirrored) -> 32 x 2"), "{log}");
         let losses = validation_losses(&log);
         assert!(losses[4] < losses[0] * 0.5, "{log}");
@@ -1158,9 +1161,7 @@ mod tests {
             seed: 3,
             ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
         };
-        let mut log = Vec::new();
-        train(&options, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&options);
         let losses = validation_losses(&log);
         assert!(log.contains("(1 lines skipped)"), "{log}");
         assert_eq!(losses.len(), 13, "{log}");
@@ -1196,9 +1197,7 @@ mod tests {
             lr: 1e-6,
             ..options.clone()
         };
-        let mut log = Vec::new();
-        train(&again, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&again);
         let start: f64 = log
             .lines()
             .find_map(|l| l.strip_prefix("epoch 0 validation loss "))
@@ -1208,16 +1207,12 @@ mod tests {
         // A step so large that every epoch is worse than the start: the starting network is
         // what comes out, byte for byte.
         let ruined = Options { lr: 5.0, epochs: 2, ..again.clone() };
-        let mut log = Vec::new();
-        train(&ruined, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&ruined);
         assert!(log.contains("network of epoch 0 "), "{log}");
         assert_eq!(std::fs::read(&tuned).unwrap(), std::fs::read(&out).unwrap(), "{log}");
         // Grown to twice the width, the network starts as the same function: the same loss.
         if HIDDEN <= 128 {
-            let mut log = Vec::new();
-            train(&Options { hidden: 2 * HIDDEN, epochs: 1, ..again.clone() }, &mut log).unwrap();
-            let log = String::from_utf8(log).unwrap();
+            let log = run(&Options { hidden: 2 * HIDDEN, epochs: 1, ..again.clone() });
             assert!(log.contains("widened from"), "{log}");
             assert_eq!(validation_losses(&log)[0], start, "{log}");
         }
@@ -1225,9 +1220,7 @@ mod tests {
         // weights shared by every bucket: the same function, the same loss.
         let mut by_ranks = Layout::PLAIN;
         by_ranks.buckets.iter_mut().enumerate().for_each(|(sq, b)| *b = (sq / 16) as u8);
-        let mut log = Vec::new();
-        train(&Options { layout: by_ranks, epochs: 1, ..again.clone() }, &mut log).unwrap();
-        let log = String::from_utf8(log).unwrap();
+        let log = run(&Options { layout: by_ranks, epochs: 1, ..again.clone() });
         assert!(log.contains("the factoriser"), "{log}");
         assert!((validation_losses(&log)[0] - start).abs() < 1e-6, "{log}");
         // A bucketed network does not start a network of other buckets.
