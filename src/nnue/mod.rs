@@ -167,13 +167,20 @@ impl Layout {
     }
 
     /// The number of buckets.
-    pub fn count(&self) -> usize {
-        self.buckets.iter().copied().max().unwrap_or(0) as usize + 1
+    pub const fn count(&self) -> usize {
+        let (mut i, mut max) = (0, 0);
+        while i < 64 {
+            if self.buckets[i] > max {
+                max = self.buckets[i];
+            }
+            i += 1;
+        }
+        max as usize + 1
     }
 
     /// Whether this is the version-1 layout.
-    pub fn is_plain(&self) -> bool {
-        *self == Layout::PLAIN
+    pub const fn is_plain(&self) -> bool {
+        !self.mirror && self.count() == 1
     }
 
     /// The inputs as seen by `perspective`, whose king stands on `king`.
@@ -336,23 +343,8 @@ impl Network {
 
     /// The size in bytes of a network file of this build's [`HIDDEN`] and `layout`.
     pub const fn file_size(layout: &Layout) -> usize {
-        let (header, buckets) = if layout.mirror || Network::max_bucket(layout) > 0 {
-            (12 + 68, Network::max_bucket(layout) as usize + 1)
-        } else {
-            (12, 1)
-        };
-        header + 2 * (buckets * INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS
-    }
-
-    const fn max_bucket(layout: &Layout) -> u8 {
-        let (mut i, mut max) = (0, 0);
-        while i < 64 {
-            if layout.buckets[i] > max {
-                max = layout.buckets[i];
-            }
-            i += 1;
-        }
-        max
+        let header = if layout.is_plain() { 12 } else { 12 + 68 };
+        header + 2 * (layout.count() * INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS
     }
 
     /// The largest network file this build reads.
