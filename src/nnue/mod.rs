@@ -238,6 +238,12 @@ pub struct View {
 }
 
 impl View {
+    /// The view of `perspective` in the plain layout (the inputs of version-1 networks).
+    #[inline(always)]
+    pub const fn plain(perspective: Color) -> View {
+        View { perspective, offset: 0, flip: if matches!(perspective, Color::White) { 0 } else { 56 } }
+    }
+
     /// The input index of a `color` `piece` on `sq`.
     #[inline(always)]
     pub fn index(self, color: Color, piece: PieceType, sq: Square) -> usize {
@@ -296,12 +302,7 @@ impl Default for Accumulator {
 /// The input index of a `color` `piece` on `sq`, seen from `perspective`.
 #[inline(always)]
 pub fn feature(perspective: Color, color: Color, piece: PieceType, sq: Square) -> usize {
-    let relative = usize::from(color != perspective);
-    let square = match perspective {
-        Color::White => sq.index(),
-        Color::Black => sq.index() ^ 56,
-    };
-    (relative * 6 + piece.index()) * 64 + square
+    View::plain(perspective).index(color, piece, sq)
 }
 
 /// The output bucket of `pos`: its piece count (kings and pawns included), 2-32, in eight
@@ -487,8 +488,7 @@ impl Network {
     #[inline(always)]
     pub fn view(&self, pos: &Position, perspective: Color) -> View {
         if self.plain {
-            let flip = if perspective == Color::White { 0 } else { 56 };
-            return View { perspective, offset: 0, flip };
+            return View::plain(perspective);
         }
         self.layout.view(perspective, pos.king(perspective))
     }
