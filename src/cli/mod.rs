@@ -158,6 +158,7 @@ pub static SPECS: [Spec; 10] = [
             valued("--king-buckets", "none|mirror|4|8", "inputs by the square of each side's king (default none)"),
             valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
             valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),
+            switch("--mirror", "also train on positions without castling rights reflected left to right"),
         ],
     },
 ];
@@ -363,6 +364,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 },
                 cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
                 buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,
+                mirror: p.switch("--mirror"),
                 ..defaults
             })
         }
@@ -602,7 +604,7 @@ mod tests {
             spec("perft").unwrap().usage(),
             "usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]"
         );
-        assert!(spec("train").unwrap().usage().ends_with("[--buffer N]"));
+        assert!(spec("train").unwrap().usage().ends_with("[--buffer N] [--mirror]"));
         assert!(help.contains("UCI commands:"), "the UCI part follows");
     }
 

@@ -27,7 +27,7 @@ use crate::nnue::{bucket, feature, Base, Layout, Network, HIDDEN, INPUTS, OUTPUT
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::tt::MATE_BOUND;
-use crate::types::{Color, PieceType};
+use crate::types::{Color, PieceType, Square};
 
 /// Positions in a unit of data without games (text, marlinformat boards).
 pub const BLOCK: usize = 256;
@@ -67,6 +67,8 @@ pub struct Options {
     pub cache: usize,
     /// Positions shuffled together when the data is read from disk every epoch.
     pub buffer: usize,
+    /// Trains also on each training position without castling rights reflected left to right.
+    pub mirror: bool,
 }
 
 impl Options {
@@ -88,6 +90,7 @@ impl Options {
             layout: Layout::PLAIN,
             cache: 40_000_000,
             buffer: 4_000_000,
+            mirror: false,
         }
     }
 }
@@ -336,6 +339,39 @@ struct Stream {
     /// One unit in this many is held out (0: none).
     valid_every: u64,
     valid_max: usize,
+    /// Training units also yield their positions reflected left to right (see [`mirrored`]).
+    mirror: bool,
+}
+
+/// `pos` reflected left to right, files a and h swapped, when it has no castling rights: then
+/// the reflection is the same position for the rules, with the same score and result. Held-out
+/// games are never reflected.
+fn mirrored(pos: &Position) -> Option<Position> {
+    if pos.castling().0 != 0 {
+        return None;
+    }
+    let flip = |sq: Square| Square::from_index_masked(sq.index() as u32 ^ 7);
+    let placement = crate::position::placement_field(|sq| pos.piece_on(flip(sq)));
+    let stm = if pos.side_to_move() == Color::White { 'w' } else { 'b' };
+    let ep = pos.ep_square().map_or("-".to_string(), |sq| flip(sq).to_string());
+    let fen = format!("{placement} {stm} - {ep} {} {}", pos.halfmove_clock(), pos.fullmove_number());
+    Position::from_fen(&fen).ok()
+}
+
+/// A unit being read: its positions, and their reflections where [`Stream::mirror`] asks.
+#[derive(Default)]
+struct Unit {
+    data: Data,
+    reflected: Data,
+}
+
+impl Unit {
+    fn push(&mut self, stream: &Stream, pos: &Position, score: f32, result: f32) {
+        self.data.push(pos, score, result, stream.lambda, stream.base);
+        if let Some(m) = mirrored(pos).filter(|_| stream.mirror) {
+            self.reflected.push(&m, score, result, stream.lambda, stream.base);
+        }
+    }
 }
 
 impl Stream {
@@ -344,34 +380,38 @@ impl Stream {
             .iter()
             .map(|f| std::fs::metadata(f).map(|m| m.len()).map_err(|e| format!("{}: {e}", f.display())))
             .collect::<Result<_, _>>()?;
-        Ok(Stream { files, sizes, lambda, base, valid_every: VALID_EVERY, valid_max: VALID_MAX })
+        Ok(Stream { files, sizes, lambda, base, valid_every: VALID_EVERY, valid_max: VALID_MAX, mirror: false })
     }
 
     /// Reads every file, handing each unit to `sink` with its part; returns the number of
     /// unreadable text lines skipped. Of games, the positions worth training on are kept: not in
-    /// check, the move played quiet, the score not a mate.
+    /// check, the move played quiet, the score not a mate. A training unit's reflections follow
+    /// it as a unit of their own.
     fn run(&self, mut sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<usize, String> {
         let (mut index, mut held, mut bad) = (0u64, 0usize, 0usize);
-        let mut emit = |unit: &mut Data| -> Result<(), String> {
-            if unit.len() == 0 {
+        let mut emit = |unit: &mut Unit| -> Result<(), String> {
+            if unit.data.len() == 0 {
                 return Ok(());
             }
             index += 1;
             let valid = self.valid_every > 0 && index % self.valid_every == 0 && held < self.valid_max;
             let part = if valid { Part::Valid } else { Part::Train };
             if valid {
-                held += unit.len();
+                held += unit.data.len();
             }
-            sink(part, unit)?;
-            unit.clear();
+            sink(part, &unit.data)?;
+            if part == Part::Train && unit.reflected.len() > 0 {
+                sink(part, &unit.reflected)?;
+            }
+            unit.data.clear();
+            unit.reflected.clear();
             Ok(())
         };
-        let (lambda, base) = (self.lambda, self.base);
-        let mut unit = Data::default();
-        let add_game = |unit: &mut Data, game: &Game| {
+        let mut unit = Unit::default();
+        let add_game = |unit: &mut Unit, game: &Game| {
             for ((pos, score), &(m, _)) in game.positions().zip(&game.moves) {
                 if !pos.in_check() && !m.is_capture() && !m.is_promotion() && i32::from(score).abs() < MATE_BOUND {
-                    unit.push(&pos, f32::from(score), game.wdl.white_score(), lambda, base);
+                    unit.push(self, &pos, f32::from(score), game.wdl.white_score());
                 }
             }
         };
@@ -387,10 +427,10 @@ impl Stream {
                             continue;
                         }
                         match packed::parse_text(&line) {
-                            Ok((pos, score, wdl)) => unit.push(&pos, f32::from(score), wdl.white_score(), lambda, base),
+                            Ok((pos, score, wdl)) => unit.push(self, &pos, f32::from(score), wdl.white_score()),
                             Err(_) => bad += 1,
                         }
-                        if unit.len() >= BLOCK {
+                        if unit.data.len() >= BLOCK {
                             emit(&mut unit)?;
                         }
                     }
@@ -403,8 +443,8 @@ impl Stream {
                         Err(e) => return Err(format!("{name}: {e}")),
                     }
                     let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{name}: {e}"))?;
-                    unit.push(&pos, f32::from(score), wdl.white_score(), lambda, base);
-                    if unit.len() >= BLOCK {
+                    unit.push(self, &pos, f32::from(score), wdl.white_score());
+                    if unit.data.len() >= BLOCK {
                         emit(&mut unit)?;
                     }
                 },
@@ -695,7 +735,8 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             p.widened(options.hidden, options.seed)
         }
     };
-    let stream = Stream::new(data_files(&options.inputs)?, options.lambda, options.base)?;
+    let stream =
+        Stream { mirror: options.mirror, ..Stream::new(data_files(&options.inputs)?, options.lambda, options.base)? };
     // The first pass: the held-out games, the number of training positions, and those
     // positions themselves while they fit the cache.
     let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
@@ -975,6 +1016,96 @@ mod tests {
                 Game { start, wdl: packed::Wdl::from_white_score([0.0, 0.5, 1.0][g % 3]), moves }
             })
             .collect()
+    }
+
+    #[test]
+    fn reflections_are_the_same_positions_for_the_rules() {
+        assert!(mirrored(&Position::startpos()).is_none(), "castling rights tell the wings apart");
+        let pos = Position::from_fen("4k3/8/8/2pP4/8/8/1N6/4K2R w - c6 0 2").unwrap();
+        let m = mirrored(&pos).unwrap();
+        assert_eq!(m.to_fen(), "3k4/8/8/4Pp2/8/8/6N1/R2K4 w - f6 0 2");
+        assert_eq!(mirrored(&m).unwrap().to_fen(), pos.to_fen());
+        assert_eq!(crate::perft::perft(&m, 3), crate::perft::perft(&pos, 3));
+        // Every position of random games without castling rights: the reflection has as many
+        // moves a ply and two plies on, and its inputs are the original's with the files swapped.
+        let mut seen = 0;
+        for game in random_games(40, 80, 9) {
+            for (pos, _) in game.positions() {
+                let Some(m) = mirrored(&pos) else { continue };
+                seen += 1;
+                assert_eq!(crate::perft::perft(&m, 2), crate::perft::perft(&pos, 2), "{}", pos.to_fen());
+                let swap = |f: u16| f & !7 | (7 - (f & 7));
+                let mut ours: Vec<u16> = features(&pos).into_iter().map(swap).collect();
+                let mut theirs = features(&m);
+                ours.sort_unstable();
+                theirs.sort_unstable();
+                assert_eq!(ours, theirs, "{}", pos.to_fen());
+            }
+        }
+        assert!(seen > 500, "{seen}");
+    }
+
+    #[test]
+    fn reflections_are_trained_on_and_never_held_out() {
+        let dir = std::env::temp_dir().join(format!("corvid-train-mirror-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = random_games(100, 60, 31);
+        let mut bytes = Vec::new();
+        games.iter().for_each(|g| g.write(&mut bytes).unwrap());
+        let vf = dir.join("g.vf");
+        std::fs::write(&vf, &bytes).unwrap();
+        let split = |mirror: bool, valid_every: u64| {
+            let stream = Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], 0.75, Base::Hce).unwrap() };
+            let (mut train, mut valid) = (Data::default(), Data::default());
+            stream
+                .run(|part, unit| {
+                    match part {
+                        Part::Train => train.append(unit),
+                        Part::Valid => valid.append(unit),
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            (train, valid)
+        };
+        // Without a split: one reflection for each kept position without castling rights.
+        let kept_without_castling: usize = games
+            .iter()
+            .map(|g| {
+                g.positions()
+                    .zip(&g.moves)
+                    .filter(|((p, _), (m, _))| !p.in_check() && !m.is_capture() && !m.is_promotion())
+                    .filter(|((p, _), _)| p.castling().0 == 0)
+                    .count()
+            })
+            .sum();
+        assert!(kept_without_castling > 100, "{kept_without_castling}");
+        let (all, _) = split(false, 0);
+        let (all_m, _) = split(true, 0);
+        assert_eq!(all_m.len(), all.len() + kept_without_castling);
+        // With one game in four held out: those stay as they are, reflections only train.
+        let (train, valid) = split(false, 4);
+        let (train_m, valid_m) = split(true, 4);
+        let key = |d: &Data| {
+            d.samples.iter().map(|s| (s.target.to_bits(), s.stm, s.len, s.base.to_bits())).collect::<Vec<_>>()
+        };
+        assert_eq!(key(&valid_m), key(&valid), "the held-out games stay as they are");
+        assert!(train_m.len() > train.len());
+        // Each reflection keeps its position's target, side to move and piece count.
+        let originals = key(&train);
+        let (mut i, mut j) = (0, 0);
+        let reflections = key(&train_m);
+        while j < reflections.len() {
+            if i < originals.len() && reflections[j] == originals[i] {
+                i += 1;
+            } else {
+                let (t, stm, len, _) = reflections[j];
+                assert!(originals.iter().any(|o| o.0 == t && o.1 == stm && o.2 == len));
+            }
+            j += 1;
+        }
+        assert_eq!(i, originals.len(), "the training positions come first and in order");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
