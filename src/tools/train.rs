@@ -997,6 +997,21 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// What `stream` trains on and what it holds out.
+    fn split_of(stream: &Stream) -> (Data, Data) {
+        let (mut train, mut valid) = (Data::default(), Data::default());
+        stream
+            .run(|part, unit| {
+                match part {
+                    Part::Train => train.append(unit),
+                    Part::Valid => valid.append(unit),
+                }
+                Ok(())
+            })
+            .unwrap();
+        (train, valid)
+    }
+
     /// Random games of `plies` plies each (fewer where one ends), scored by their ply.
     fn random_games(count: usize, plies: usize, seed: u64) -> Vec<Game> {
         let mut rng = Rng::new(seed);
@@ -1055,18 +1070,7 @@ mod tests {
         let vf = dir.join("g.vf");
         std::fs::write(&vf, &bytes).unwrap();
         let split = |mirror: bool, valid_every: u64| {
-            let stream = Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], 0.75, Base::Hce).unwrap() };
-            let (mut train, mut valid) = (Data::default(), Data::default());
-            stream
-                .run(|part, unit| {
-                    match part {
-                        Part::Train => train.append(unit),
-                        Part::Valid => valid.append(unit),
-                    }
-                    Ok(())
-                })
-                .unwrap();
-            (train, valid)
+            split_of(&Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], 0.75, Base::Hce).unwrap() })
         };
         // Without a split: one reflection for each kept position without castling rights.
         let kept_without_castling: usize = games
@@ -1129,18 +1133,7 @@ mod tests {
             })
             .collect();
         let split = |valid_max: usize| {
-            let stream = Stream { valid_max, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() };
-            let (mut train, mut valid) = (Data::default(), Data::default());
-            stream
-                .run(|part, unit| {
-                    match part {
-                        Part::Train => train.append(unit),
-                        Part::Valid => valid.append(unit),
-                    }
-                    Ok(())
-                })
-                .unwrap();
-            (train, valid)
+            split_of(&Stream { valid_max, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() })
         };
         let (train, valid) = split(VALID_MAX);
         // Units 50 and 100 (1-based) are held out: games 49 and 99, whole.
