@@ -78,6 +78,10 @@ impl Openings {
         if !pos.has_legal_move() {
             return None;
         }
+        // A search from empty tables, so the verdict is the position's alone and not that of the
+        // searches before it: `datagen` threads take games in any order and still play the same.
+        self.solo.tt.clear();
+        self.worker.clear();
         let result = self.solo.search(&mut self.worker, &Request::new(&pos, &self.limits));
         (result.score.abs() < MATE_BOUND && result.score.abs() <= MAX_SCORE).then_some(pos)
     }

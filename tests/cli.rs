@@ -148,3 +148,76 @@ fn genfens_as_openbench_runs_it() {
     let (_, out, _) = corvid(&["genfens 0 seed 1 book None", "quit"], "");
     assert!(out.contains("info string error: genfens"), "{out}");
 }
+
+/// Ctrl-C during `datagen` stops it cleanly: the games in play are written, the manifest counts
+/// them, a summary is printed, and what the file holds is exactly the first games of the run, so
+/// the same command resumes it without a gap or a repeat.
+#[cfg(unix)]
+#[test]
+fn datagen_stops_on_ctrl_c_with_a_summary_and_a_file_that_resumes() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("corvid-datagen-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games_in = |manifest: &std::path::Path| -> Option<usize> {
+        let text = std::fs::read_to_string(manifest).ok()?;
+        text.lines().find_map(|l| l.strip_prefix("games: "))?.trim().parse().ok()
+    };
+    let manifest = dir.join("stopped.vf.manifest");
+    let child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(["datagen", "stopped.vf", "--games", "100000", "--nodes", "200", "--threads", "2", "--seed", "9"])
+        .env("CORVID_DATA", &dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start corvid");
+    let started = Instant::now();
+    while games_in(&manifest).unwrap_or(0) < 4 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no games written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.contains("stopping"), "{stderr}");
+    assert!(stdout.starts_with("stopped: ") && stdout.contains("goes on from there"), "{stdout}");
+    let n = games_in(&manifest).unwrap();
+    assert!((4..100_000).contains(&n), "{n}");
+    assert!(stdout.contains(&format!("it holds {n} games")), "{stdout}");
+
+    // The same games, played without a stop by one thread, in their own file.
+    let (code, whole, err) = corvid(
+        &[
+            "datagen",
+            dir.join("whole.vf").to_str().unwrap(),
+            "--games",
+            &n.to_string(),
+            "--nodes",
+            "200",
+            "--threads",
+            "1",
+            "--seed",
+            "9",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{whole}\n{err}");
+    let text = |vf: &str| {
+        let txt = dir.join(format!("{vf}.txt"));
+        let (code, out, err) = corvid(&["convert", dir.join(vf).to_str().unwrap(), txt.to_str().unwrap()], "");
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(out.starts_with(&format!("{n} games")), "{out}");
+        let mut lines: Vec<String> = std::fs::read_to_string(txt).unwrap().lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    };
+    let (stopped, whole) = (text("stopped.vf"), text("whole.vf"));
+    assert!(
+        stopped == whole,
+        "the stopped run's {} positions differ from the whole run's {}",
+        stopped.len(),
+        whole.len()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

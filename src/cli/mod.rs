@@ -2,9 +2,10 @@
 //! [`args`], for every subcommand) and runs it; with no arguments, the UCI loop.
 
 pub mod args;
+pub mod interrupt;
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::nnue::Base;
@@ -99,8 +100,9 @@ pub static SPECS: [Spec; 10] = [
         about: "Self-play from random balanced openings at a soft node limit a move. <out>.vf: whole \
                 games (viriformat); .bin: quiet positions (marlinformat); else text, 'FEN [result]' \
                 or with --scores 'FEN | score | result'. A bare file name goes into $CORVID_DATA \
-                (default ~/corvid-data). Appends: a stopped run resumes where it was, with a \
-                manifest beside the file (<out>.manifest) that says how to make it again.",
+                (default ~/corvid-data). Ctrl-C stops it once the games in play are written (twice: \
+                at once). Appends: a stopped run resumes where it was, with a manifest beside the \
+                file (<out>.manifest) that says how to make it again.",
         flags: &[
             valued("--games", "N", "the games the file should hold (default 100)"),
             valued("--nodes", "N", "soft node limit a move (default 5000)"),
@@ -531,22 +533,26 @@ fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> R
             );
         }
     };
-    let never = AtomicBool::new(false);
-    let done = datagen::run(&options, &mut writer, &mut progress, &never).map_err(|e| format!("{shown}: {e}"))?;
+    interrupt::install();
+    let done =
+        datagen::run(&options, &mut writer, &mut progress, &interrupt::STOP).map_err(|e| format!("{shown}: {e}"))?;
     if let Some(e) = manifest_error {
         return Err(format!("{shown}.manifest: {e}"));
     }
     let secs = done.elapsed.as_secs_f64().max(1e-3);
+    let stopped = interrupt::STOP.load(Ordering::SeqCst) && had_games + done.games < options.games;
     writeln!(
         out,
-        "{} games, {} positions in {secs:.1} s ({:.0} positions/s, {:.0} a thread) written to {shown}; \
-         it holds {} games, {} positions",
+        "{}{} games, {} positions in {secs:.1} s ({:.0} positions/s, {:.0} a thread) written to {shown}; \
+         it holds {} games, {} positions{}",
+        if stopped { "stopped: " } else { "" },
         done.games,
         done.positions,
         done.positions as f64 / secs,
         done.positions as f64 / secs / threads as f64,
         had_games + done.games,
-        had_positions + done.positions
+        had_positions + done.positions,
+        if stopped { "; the same command goes on from there" } else { "" }
     )
     .map_err(|e| e.to_string())
 }

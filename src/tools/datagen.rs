@@ -169,7 +169,8 @@ fn game_seed(seed: u64, index: usize) -> u64 {
 
 /// Plays games `options.first_game..options.games` over `options.threads` threads, writing each
 /// to `out` as it ends; after each, `progress` is told where the run stands (under the output's
-/// lock: it may write a manifest). Stops early, between games, when `stop` is set.
+/// lock: it may write a manifest). When `stop` is set, starts no new game and returns when the
+/// games in play have been written.
 pub fn run(
     options: &Options,
     out: &mut (impl Write + Send),
@@ -184,8 +185,13 @@ pub fn run(
             s.spawn(|| {
                 let mut player = Player::new(options.use_nnue);
                 loop {
+                    // Looked at before an index is taken, so every index taken is played: a run
+                    // stopped holds games `first_game..` without a gap, and resumes after them.
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= options.games || stop.load(Ordering::Relaxed) {
+                    if index >= options.games {
                         break;
                     }
                     let mut rng = Rng::new(game_seed(options.seed, index));
