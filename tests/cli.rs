@@ -160,7 +160,7 @@ fn datagen_stops_on_ctrl_c_with_a_summary_and_a_file_that_resumes() {
     std::fs::create_dir_all(&dir).unwrap();
     let games_in = |manifest: &std::path::Path| -> Option<usize> {
         let text = std::fs::read_to_string(manifest).ok()?;
-        text.lines().find_map(|l| l.strip_prefix("games: "))?.trim().parse().ok()
+        corvid::tools::datagen::Manifest::parse(&text).ok().map(|m| m.games)
     };
     let manifest = dir.join("stopped.vf.manifest");
     let child = Command::new(env!("CARGO_BIN_EXE_corvid"))
