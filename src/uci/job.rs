@@ -161,7 +161,7 @@ impl Engine {
             let shared = Shared::new(&tt, &search_stop, &thread_pondering, &counters)
                 .with_abort(&thread_stop)
                 .with_syzygy(syzygy);
-            let mut printer = InfoPrinter { chess960, show_wdl };
+            let mut printer = InfoPrinter::new(chess960, show_wdl);
             let wait = || {
                 // After `go infinite` the answer waits for `stop`, after `go ponder` for
                 // `ponderhit` or `stop`, even when the search reached a depth, node or mate limit
@@ -173,13 +173,15 @@ impl Engine {
             let request =
                 Request { root: &pos, history: &history, limits: &limits, overhead, searchmoves: &searchmoves };
             let results = crate::search::run_threads(&mut workers, &request, &shared, &mut printer, wait);
-            // With several threads the move comes from a vote; show the line it was chosen from.
+            // The last line shown must begin with the move played (GUIs and match runners
+            // check it): with several threads the move comes from a vote, and a search stopped
+            // inside an iteration plays that iteration's first move once it was searched.
             let chosen = crate::search::vote(&results);
             let result = &results[chosen];
-            if chosen != 0 && limits.multipv <= 1 {
+            if limits.multipv <= 1 && result.best.is_some() && printer.last_best != result.best {
                 printer.iteration(&Iteration {
-                    depth: result.depth,
-                    seldepth: result.depth as usize,
+                    depth: result.depth.max(1),
+                    seldepth: result.depth.max(1) as usize,
                     score: ReportedScore::from_internal(result.score),
                     bound: ScoreBound::Exact,
                     nodes: shared.total_nodes(),

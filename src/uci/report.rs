@@ -24,10 +24,22 @@ pub fn lookup_line() -> String {
 pub(super) struct InfoPrinter {
     pub(super) chess960: bool,
     pub(super) show_wdl: bool,
+    /// The first move of the last best line (`multipv 1`) written, so that the search's last
+    /// word can be made to agree with its `bestmove`.
+    pub(super) last_best: Option<Move>,
+}
+
+impl InfoPrinter {
+    pub(super) fn new(chess960: bool, show_wdl: bool) -> Self {
+        InfoPrinter { chess960, show_wdl, last_best: None }
+    }
 }
 
 impl Reporter for InfoPrinter {
     fn iteration(&mut self, info: &Iteration) {
+        if info.multipv == 1 {
+            self.last_best = info.pv.first().copied();
+        }
         say(&info_line(info, self.chess960, self.show_wdl));
     }
 }
