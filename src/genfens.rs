@@ -25,7 +25,7 @@ pub const SEARCH_NODES: u64 = 2_000;
 /// counters where the line has them. Lines that do not parse are skipped; the error is for a
 /// file that cannot be read or holds no position.
 pub fn read_book(path: &str) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("book {path}: {e}"))?;
+    let text = crate::files::read_to_string(path, crate::files::MAX_INPUT).map_err(|e| format!("book {e}"))?;
     let positions: Vec<Position> = text.lines().filter_map(book_position).collect();
     if positions.is_empty() {
         return Err(format!("book {path}: no position in it"));

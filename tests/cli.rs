@@ -47,6 +47,9 @@ fn perft_prints_divide_total_and_speed() {
 
 #[test]
 fn bad_arguments_are_errors_not_panics() {
+    let empty = std::env::temp_dir().join(format!("corvid-empty-{}.epd", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let empty = empty.to_str().unwrap();
     for args in [
         &["perft"][..],
         &["perft", "x"],
@@ -60,9 +63,9 @@ fn bad_arguments_are_errors_not_panics() {
         &["frobnicate"],
         // More memory than the machine has: a clear error, not an abort.
         &["perft", "3", "--hash", "1048576"],
-        &["perft-suite", "/dev/null", "--hash", "1048576"],
+        &["perft-suite", empty, "--hash", "1048576"],
         &["bench", "1", "--hash", "1048576"],
-        &["epd", "/dev/null", "--hash", "1048576"],
+        &["epd", empty, "--hash", "1048576"],
     ] {
         let (code, _, err) = corvid(args, "");
         assert_eq!(code, 2, "{args:?}");

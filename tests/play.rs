@@ -203,7 +203,7 @@ fn bad_input_gets_one_line_and_changes_nothing() {
         "Unknown command or move 'frobnicate'",
         "'z9' is not a square",
         "No legal move from a8.",
-        "Cannot save to",
+        "Cannot save: ",
         "nothing written",
         "missing.pgn: No such file",
         "3. Zz1: malformed",

@@ -69,7 +69,7 @@ pub struct Book {
 impl Book {
     /// Reads a book file; the error says why it is not one.
     pub fn load(path: &str) -> Result<Book, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("book {path}: {e}"))?;
+        let bytes = crate::files::read(path, crate::files::MAX_INPUT).map_err(|e| format!("book {e}"))?;
         Book::from_bytes(&bytes).map_err(|e| format!("book {path}: {e}"))
     }
 

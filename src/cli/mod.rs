@@ -5,9 +5,11 @@ pub mod args;
 pub mod interrupt;
 
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::files;
 use crate::nnue::Base;
 use crate::perft::{self, SuiteOptions};
 use crate::position::Position;
@@ -456,33 +458,35 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             crate::bench::run_with(depth, threads, hash_mb, use_nnue, &never, &mut out)?;
         }
         Subcommand::Epd { file, movetime, threads, hash_mb } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+            let text = files::read_to_string(&file, files::MAX_INPUT)?;
             epd::run(&text, movetime, threads, hash_mb, &mut out)?;
         }
         Subcommand::Tune(options) => tune::run(&options)?,
         Subcommand::Datagen { out: name, options } => run_datagen(&name, options, &mut out)?,
         Subcommand::Label { input, output, nodes, threads, use_nnue } => {
-            let text = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
-            let file = std::fs::File::create(&output).map_err(|e| format!("{output}: {e}"))?;
-            let mut writer = io::BufWriter::new(file);
+            let text = files::read_to_string(&input, files::MAX_INPUT)?;
+            let mut writer = files::Output::create(Path::new(&output), &[Path::new(&input)])?;
             let (read, written) = datagen::label(&text, nodes, threads, use_nnue, &mut writer);
             writer.flush().map_err(|e| format!("{output}: {e}"))?;
+            writer.commit()?;
             writeln!(out, "{read} lines read, {written} positions written to {output}").map_err(|e| e.to_string())?;
         }
         Subcommand::Train(options) => train::train(&options, &mut out)?,
         Subcommand::Convert { input, output } => {
-            if input == output {
-                return Err(format!("convert: '{input}' is both input and output"));
-            }
             let (from, to) = (packed::Format::of(&input), packed::Format::of(&output));
             packed::Format::check(from, to)?;
-            let file = std::fs::File::open(&input).map_err(|e| format!("{input}: {e}"))?;
+            let file = files::open(Path::new(&input), u64::MAX)?;
             let mut reader = io::BufReader::new(file);
-            let file = std::fs::File::create(&output).map_err(|e| format!("{output}: {e}"))?;
-            let mut writer = io::BufWriter::new(file);
-            let (games, positions) =
-                packed::convert(&mut reader, from, &mut writer, to).map_err(|e| format!("{input}: {e}"))?;
-            writer.flush().map_err(|e| format!("{output}: {e}"))?;
+            // Written beside the output and renamed over it when whole: an error leaves the
+            // file that was there.
+            let mut writer = files::Output::create(Path::new(&output), &[Path::new(&input)])?;
+            let converted = packed::convert(&mut reader, from, &mut writer, to)
+                .and_then(|n| writer.flush().map(|()| n).map_err(|e| e.to_string()));
+            let (games, positions) = converted.map_err(|e| match writer.failed() {
+                true => format!("{output}: {e}"),
+                false => format!("{input}: {e}"),
+            })?;
+            writer.commit()?;
             writeln!(out, "{games} games, {positions} positions: {input} ({from:?}) -> {output} ({to:?})")
                 .map_err(|e| e.to_string())?;
         }
@@ -495,6 +499,8 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
 fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> Result<(), String> {
     let path = datagen::data_path(name);
     let shown = path.display().to_string();
+    // Appended to: it must be a regular file (or none yet), never a device or a FIFO.
+    files::output_target(&path)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -558,7 +564,7 @@ fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> R
 }
 
 fn run_suite(file: &str, options: &SuiteOptions, out: &mut impl Write) -> Result<i32, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let text = files::read_to_string(file, files::MAX_INPUT)?;
     let lines = perft::parse_suite(&text)?;
     let start = std::time::Instant::now();
     let checks = perft::run_suite(&lines, options)?;

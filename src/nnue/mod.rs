@@ -349,18 +349,14 @@ impl Network {
     }
 
     /// The largest network file this build reads.
-    const MAX_FILE_SIZE: usize =
+    pub const MAX_FILE_SIZE: usize =
         12 + 68 + 2 * (MAX_KING_BUCKETS * INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
 
     /// Reads a network file (`EvalFile`): a file larger than any network of this build is
     /// refused before it is read, and its contents are checked as [`Network::from_bytes`]
     /// does. The error names the file.
     pub fn load(path: &str) -> Result<Network, String> {
-        let size = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.len();
-        if size > Self::MAX_FILE_SIZE as u64 {
-            return Err(format!("{path}: {size} bytes, larger than any network of this build"));
-        }
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = crate::files::read(path, Self::MAX_FILE_SIZE as u64)?;
         Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 

@@ -341,7 +341,9 @@ impl<W: Write> Session<W> {
 
     /// The loop: the engine moves when it is its turn; the player's lines are read and handled.
     fn play(&mut self, input: impl BufRead) {
-        let mut lines = input.lines();
+        // Read as bytes: a line that is not UTF-8 is one bad line (answered like any other), not
+        // the end of the game.
+        let mut lines = input.split(b'\n');
         loop {
             if self.game.ending.is_none() && self.game.position().side_to_move() != self.human {
                 self.engine_move();
@@ -354,6 +356,7 @@ impl<W: Write> Session<W> {
             let Some(Ok(line)) = lines.next() else {
                 break;
             };
+            let line = String::from_utf8_lossy(&line);
             if let Next::Quit = self.handle(line.trim()) {
                 break;
             }
@@ -652,14 +655,9 @@ impl<W: Write> Session<W> {
             return self.say("Usage: save FILE");
         }
         let text = self.pgn();
-        let tmp = format!("{path}.tmp-{}", std::process::id());
-        let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-        match written {
+        match crate::files::write_whole(std::path::Path::new(path), &[], text.as_bytes()) {
             Ok(()) => self.say(&format!("Saved to {path}.")),
-            Err(e) => {
-                let _ = std::fs::remove_file(&tmp);
-                self.say(&format!("Cannot save to {path}: {e}; nothing written."));
-            }
+            Err(e) => self.say(&format!("Cannot save: {e}; nothing written.")),
         }
     }
 
@@ -667,11 +665,11 @@ impl<W: Write> Session<W> {
         if what.is_empty() {
             return self.say("Usage: load FILE (PGN or FEN)");
         }
-        let text = match std::fs::read(what) {
+        let text = match crate::files::read(what, crate::files::MAX_INPUT) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             // Not a file: perhaps a FEN typed in.
             Err(e) if Position::from_fen(what).is_err() => {
-                return self.say(&format!("Cannot load {what}: {e}; game unchanged."));
+                return self.say(&format!("Cannot load: {e}; game unchanged."));
             }
             Err(_) => what.to_string(),
         };

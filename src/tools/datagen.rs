@@ -370,21 +370,27 @@ pub fn prepare_resume(
             }
             (keep, games, positions)
         }
+        // Positions carry no game boundaries: the manifest, saved after each game was written
+        // whole, says how many positions belong to whole games; anything after them (a game
+        // cut by a write error or a kill) is cut, or it would be played and written again.
         Output::Boards => {
-            let keep = len - len % packed::BOARD_BYTES as u64;
-            (keep, manifest.games, keep / packed::BOARD_BYTES as u64)
+            let whole = (len / packed::BOARD_BYTES as u64).min(manifest.positions);
+            (whole * packed::BOARD_BYTES as u64, manifest.games, whole)
         }
         Output::Scores | Output::Tuner => {
             let (mut keep, mut lines, mut buf) = (0, 0, [0u8; 1 << 16]);
-            loop {
+            'read: while lines < manifest.positions {
                 let n = std::io::Read::read(&mut reader, &mut buf).map_err(|e| format!("{shown}: {e}"))?;
                 if n == 0 {
                     break;
                 }
-                if let Some(last) = buf[..n].iter().rposition(|&b| b == b'\n') {
-                    keep = reader.read - n as u64 + last as u64 + 1;
+                for (i, _) in buf[..n].iter().enumerate().filter(|(_, &b)| b == b'\n') {
+                    lines += 1;
+                    keep = reader.read - n as u64 + i as u64 + 1;
+                    if lines == manifest.positions {
+                        break 'read;
+                    }
                 }
-                lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
             }
             (keep, manifest.games, lines)
         }
@@ -580,16 +586,21 @@ mod tests {
         // Other settings are refused.
         let other = Manifest::settings(&Options { nodes: 301, ..opts.clone() }, "games.vf");
         assert!(prepare_resume(&data, Output::Games, &other).unwrap_err().contains("nodes 301"));
-        // Positions: whole boards and whole lines are kept, the games counted by the manifest.
-        for (name, output, bytes, kept, positions) in [
-            ("b.bin", Output::Boards, vec![7u8; 70], 64, 2),
-            ("t.txt", Output::Scores, b"one\ntwo\nhalf a li".to_vec(), 8, 2),
+        // Positions: the whole boards and lines of the games the manifest counts are kept; the
+        // rest of a game cut by a write error (whole records among them) goes, or it would be
+        // played and written twice.
+        for (name, output, bytes, counted, kept, positions) in [
+            ("b.bin", Output::Boards, vec![7u8; 70], 2, 64, 2),
+            ("b2.bin", Output::Boards, vec![7u8; 100], 2, 64, 2),
+            ("t.txt", Output::Scores, b"one\ntwo\nhalf a li".to_vec(), 2, 8, 2),
+            ("t2.txt", Output::Scores, b"one\ntwo\nthree\nfour\nhalf".to_vec(), 2, 8, 2),
+            ("t3.txt", Output::Scores, b"one\ntwo\nthree\n".to_vec(), 3, 14, 3),
         ] {
             let path = dir.join(name);
             std::fs::write(&path, bytes).unwrap();
             let opts = Options { output, ..opts.clone() };
             let settings = Manifest::settings(&opts, name);
-            Manifest { settings: settings.clone(), games: 5, positions: 0 }.save(&path).unwrap();
+            Manifest { settings: settings.clone(), games: 5, positions: counted }.save(&path).unwrap();
             assert_eq!(prepare_resume(&path, output, &settings), Ok((5, positions)), "{name}");
             assert_eq!(std::fs::metadata(&path).unwrap().len(), kept, "{name}");
         }

@@ -76,6 +76,11 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                     }
                 }
             }
+            // A closing bracket with nothing open (a stray `)`, `}` or `]`): skipped, so the
+            // reader always moves on.
+            ')' | '}' | ']' => {
+                chars.next();
+            }
             _ => {
                 let mut token = String::new();
                 while let Some(&c) = chars.peek() {
@@ -165,6 +170,19 @@ pub fn to_game(pgn: &PgnGame) -> Result<Option<Game>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stray_closing_brackets_are_skipped() {
+        // Each of these once stopped the reader on a character it never consumed: a hang.
+        for text in ["1. e4 ) e5 *\n", "1. e4 } e5 *\n", "1. e4 ] e5 *\n", ")}]", "1. e4 e5 )"] {
+            let games = read_games(text);
+            assert!(games.len() <= 1, "{text:?}");
+            if let Some(game) = games.first() {
+                let sans: Vec<&str> = game.moves.iter().map(|(s, _)| s.as_str()).collect();
+                assert_eq!(sans, ["e4", "e5"], "{text:?}");
+            }
+        }
+    }
 
     const PGN: &str = r#"[Event "fastchess"]
 [White "dev"]

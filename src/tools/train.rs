@@ -303,6 +303,7 @@ fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
         let path = Path::new(input);
         let meta = std::fs::metadata(path).map_err(|e| format!("{input}: {e}"))?;
         if !meta.is_dir() {
+            crate::files::check_input(path)?;
             files.push(path.to_path_buf());
             continue;
         }
@@ -706,11 +707,15 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     if !(16..=256).contains(&options.hidden) || options.hidden % 16 != 0 {
         return Err(format!("--hidden {}: a multiple of 16 from 16 to 256", options.hidden));
     }
+    // The output may be none of the inputs: the data, or the network it starts from.
+    let files = data_files(&options.inputs)?;
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).chain(options.init.as_deref().map(Path::new)).collect();
+    crate::files::check_output(Path::new(&options.out), &inputs)?;
     // The starting network is read first: a wrong one is refused before the data is loaded.
     let p = match &options.init {
         None => Params::random(options.seed, options.hidden, options.layout),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let bytes = crate::files::read(path, Network::MAX_FILE_SIZE as u64)?;
             let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
             if net.base != options.base {
                 return Err(format!("{path}: the network's base is {:?}, not {:?} (--base)", net.base, options.base));
@@ -735,8 +740,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             p.widened(options.hidden, options.seed)
         }
     };
-    let stream =
-        Stream { mirror: options.mirror, ..Stream::new(data_files(&options.inputs)?, options.lambda, options.base)? };
+    let stream = Stream { mirror: options.mirror, ..Stream::new(files, options.lambda, options.base)? };
     // The first pass: the held-out games, the number of training positions, and those
     // positions themselves while they fit the cache.
     let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
@@ -795,9 +799,7 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
         last_line: Instant::now(),
     };
     let mut rng = Rng::new(options.seed | 1);
-    let write = |p: &Params| {
-        std::fs::write(&options.out, quantise(p, options.base)).map_err(|e| format!("{}: {e}", options.out))
-    };
+    let write = |p: &Params| crate::files::write_whole(Path::new(&options.out), &[], &quantise(p, options.base));
     let mut best = (0, mean_loss(&fit.p, &valid, threads));
     let _ = writeln!(fit.log, "epoch 0 validation loss {:.6}", best.1);
     write(&fit.p)?;

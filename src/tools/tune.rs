@@ -79,7 +79,7 @@ pub(crate) fn parse_result(rest: &str) -> Option<f32> {
 }
 
 fn load(opts: &Options) -> Result<Data, String> {
-    let file = std::fs::File::open(&opts.file).map_err(|e| format!("{}: {e}", opts.file))?;
+    let file = crate::files::open(std::path::Path::new(&opts.file), u64::MAX)?;
     let mut data = Data { samples: Vec::new(), features: Vec::new(), usage: vec![0.0; NUM_PARAMS] };
     let mut coef = Coefficients::default();
     let (mut skipped, mut bad) = (0usize, 0usize);
@@ -312,7 +312,11 @@ fn write_params(opts: &Options, params: &[[f64; 2]], usage: &[f64]) -> Result<()
     fill_king_attack_tail(&mut centred, usage);
     let source = params_source(&centred);
     match &opts.out {
-        Some(path) => std::fs::write(path, source).map_err(|e| format!("{path}: {e}")),
+        Some(path) => crate::files::write_whole(
+            std::path::Path::new(path),
+            &[std::path::Path::new(&opts.file)],
+            source.as_bytes(),
+        ),
         None => {
             print!("{source}");
             Ok(())
@@ -324,6 +328,10 @@ fn write_params(opts: &Options, params: &[[f64; 2]], usage: &[f64]) -> Result<()
 /// Fits the weights and writes them (see the module header); progress on standard error.
 pub fn run(opts: &Options) -> Result<(), String> {
     let start = Instant::now();
+    if let Some(out) = &opts.out {
+        // Refused now, not after the tuning: the output may not be the positions' file.
+        crate::files::check_output(std::path::Path::new(out), &[std::path::Path::new(&opts.file)])?;
+    }
     let data = load(opts)?;
     if data.samples.is_empty() {
         return Err("no usable positions".into());

@@ -1,0 +1,201 @@
+//! The tools that read and write files, driven through the binary as a careless user would:
+//! an input named as the output (however it is spelled) is refused and left whole, an output
+//! appears whole or not at all, devices, FIFOs and directories are refused before they are read,
+//! and malformed PGN ends in bounded time. Each case once lost a file or hung.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `corvid ARGS` with `stdin`, killed after `limit`: (exit status, stdout, stderr), the
+/// status `None` when it had to be killed (a hang).
+fn corvid_within(args: &[&str], stdin: &str, limit: Duration) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start corvid");
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    (status, String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn corvid(args: &[&str]) -> (Option<i32>, String, String) {
+    corvid_within(args, "", Duration::from_secs(60))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("corvid-files-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A small `.vf` file of two games, made by the engine.
+fn games(dir: &Path) -> PathBuf {
+    let vf = dir.join("d.vf");
+    let (code, out, err) = corvid(&["datagen", s(&vf), "--games", "2", "--nodes", "200", "--seed", "3"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    vf
+}
+
+#[test]
+fn stray_closing_brackets_in_pgn_end_in_time() {
+    let dir = scratch("pgn");
+    for (i, text) in ["1. e4 ) e5 *\n", "1. e4 } e5 1-0\n", "] 1. d4 *\n"].iter().enumerate() {
+        let pgn = dir.join(format!("{i}.pgn"));
+        std::fs::write(&pgn, text).unwrap();
+        let (code, out, err) =
+            corvid_within(&["convert", s(&pgn), s(&dir.join(format!("{i}.txt")))], "", Duration::from_secs(20));
+        assert_eq!(code, Some(0), "{text:?}: a hang or a failure\n{out}{err}");
+        // `play`'s load reads the same PGN.
+        let (code, out, _) =
+            corvid_within(&["play", "--tc", "none"], &format!("load {}\nquit\n", s(&pgn)), Duration::from_secs(20));
+        assert_eq!(code, Some(0), "{text:?}: play's load\n{out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_input_named_as_the_output_is_refused_and_kept() {
+    let dir = scratch("same");
+    let vf = games(&dir);
+    let bytes = std::fs::read(&vf).unwrap();
+    let txt = dir.join("d.txt");
+    assert_eq!(corvid(&["convert", s(&vf), s(&txt)]).0, Some(0));
+    let text = std::fs::read(&txt).unwrap();
+    let link = dir.join("link.vf");
+    std::os::unix::fs::symlink(&vf, &link).unwrap();
+    let dotted = format!("{}/./d.vf", s(&dir));
+    let dotted_txt = format!("{}/./d.txt", s(&dir));
+    let net = dir.join("net.nnue");
+    for args in [
+        vec!["convert", s(&vf), &dotted],
+        vec!["convert", s(&vf), s(&link)],
+        vec!["label", s(&txt), &dotted_txt],
+        vec!["tune", s(&txt), "--out", &dotted_txt, "--epochs", "1"],
+        vec!["train", s(&vf), "--out", s(&link), "--epochs", "1"],
+        vec!["train", s(&dir), "--out", &dotted, "--epochs", "1"],
+    ] {
+        let (code, out, err) = corvid(&args);
+        assert_eq!(code, Some(2), "{args:?}\n{out}{err}");
+        assert!(err.contains("both an input"), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(&vf).unwrap(), bytes, "the games are untouched");
+    assert_eq!(std::fs::read(&txt).unwrap(), text, "the positions are untouched");
+    // The network a training starts from is an input too.
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/src/nnue/corvid.nnue"), &net).unwrap();
+    let (code, _, err) = corvid(&["train", s(&txt), "--init", s(&net), "--out", s(&net), "--epochs", "1"]);
+    assert!(code == Some(2) && err.contains("both an input"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_failed_conversion_leaves_the_old_output() {
+    let dir = scratch("partial");
+    let vf = games(&dir);
+    let truncated = dir.join("cut.vf");
+    let bytes = std::fs::read(&vf).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() - 7]).unwrap();
+    let out_path = dir.join("out.txt");
+    std::fs::write(&out_path, "kept\n").unwrap();
+    let (code, _, err) = corvid(&["convert", s(&truncated), s(&out_path)]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cut.vf"), "the error names the input: {err}");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "kept\n");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.iter().all(|n| !n.to_string_lossy().contains("partial")), "{left:?}");
+    // A device is not a place to write a conversion to, and says so.
+    let (code, _, err) = corvid(&["convert", s(&vf), "/dev/full"]);
+    assert!(code == Some(2) && err.contains("/dev/full") && !err.contains("d.vf"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn devices_fifos_and_directories_are_refused_before_reading() {
+    let dir = scratch("devices");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = dir.join("out.txt");
+    for input in ["/dev/zero", "/dev/urandom", s(&fifo), s(&dir)] {
+        for args in [
+            vec!["convert", input, s(&out)],
+            vec!["label", input, s(&out)],
+            vec!["epd", input],
+            vec!["perft-suite", input],
+            vec!["tune", input],
+            vec!["train", s(&out), "--init", input, "--out", s(&dir.join("n.nnue"))],
+        ] {
+            let (code, o, err) = corvid_within(&args, "", Duration::from_secs(20));
+            assert_eq!(code, Some(2), "{args:?}: a hang or a wrong status\n{o}{err}");
+            assert!(err.starts_with("error: "), "{args:?}: {err}");
+        }
+        // The engine's own files: a message, the engine goes on and answers.
+        let uci = format!(
+            "setoption name EvalFile value {input}\nsetoption name BookFile value {input}\nisready\ngo depth 2\nquit\n"
+        );
+        let (code, o, _) = corvid_within(&[], &uci, Duration::from_secs(20));
+        assert_eq!(code, Some(0), "{input}: {o}");
+        assert!(o.contains("info string error: EvalFile") && o.contains("info string error: BookFile"), "{o}");
+        assert!(o.contains("readyok") && o.contains("bestmove "), "{o}");
+        let (code, o, _) = corvid_within(&["play", "--book", input, "--tc", "none"], "quit\n", Duration::from_secs(20));
+        assert!(code == Some(0) && o.contains("No book: "), "{input}: {o}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_saves_only_to_regular_files_and_through_links() {
+    let dir = scratch("save");
+    let target = dir.join("target.pgn");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.pgn");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let input = format!("e4\nsave {}\nsave /dev/full\nsave {}\nquit\n", s(&link), s(&dir));
+    let (code, out, _) = corvid_within(&["play", "--tc", "none", "--elo", "1000"], &input, Duration::from_secs(30));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
+    assert!(std::fs::read_to_string(&target).unwrap().contains("1. e4"), "written through the link");
+    assert!(out.contains("/dev/full: not a regular file"), "{out}");
+    assert!(out.contains("is a directory"), "{out}");
+    let meta = std::fs::metadata("/dev/full").unwrap();
+    assert!(!meta.is_file(), "the device is still a device");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_answers_a_line_that_is_not_utf8_and_plays_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(["play", "--tc", "none", "--elo", "1000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"e4\n\xe9\nd4\nfen\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("Unknown command or move"), "{out}");
+    // The move after the bad line is played: two white moves in the game.
+    assert!(out.lines().any(|l| l.starts_with("1. e4 ") && l.contains(" 2. d4")), "{out}");
+}
