@@ -126,14 +126,43 @@ fn finds_mates_with_the_right_score() {
 #[test]
 fn mated_and_stalemated_roots_answer_0000() {
     let mut e = Engine::start();
-    let (best, _) =
+    let (best, lines) =
         e.search("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "go depth 5");
     assert_eq!(best, "0000");
-    let (best, _) = e.search("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go movetime 100");
+    // A GUI shows the root's score: mated, or a draw.
+    assert!(lines.iter().any(|l| l == "info depth 0 score mate 0"), "{lines:?}");
+    let (best, lines) = e.search("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go movetime 100");
     assert_eq!(best, "0000");
+    assert!(lines.iter().any(|l| l == "info depth 0 score cp 0"), "{lines:?}");
     // still alive and playing
     let (best, _) = e.search("position startpos", "go depth 3");
     assert_ne!(best, "0000");
+}
+
+#[test]
+fn every_go_is_answered_even_with_parameters_that_cannot_be_read() {
+    let mut e = Engine::start();
+    for go in ["go depth abc", "go foo", "go depth 3.5", "go nodes", "go depth movetime 200", "go wtime x btime y"] {
+        let (best, lines) = e.search("position startpos moves e2e4", go);
+        assert!(best.len() >= 4 && best != "0000", "{go}: {lines:?}");
+        if go != "go depth 3.5" {
+            assert!(lines.iter().any(|l| l.starts_with("info string error: go:")), "{go}: {lines:?}");
+        }
+        // Exactly one answer: nothing more arrives.
+        let more = e.quiet_for(300);
+        assert!(!more.iter().any(|l| l.starts_with("bestmove")), "{go}: {more:?}");
+    }
+}
+
+#[test]
+fn a_node_limit_below_one_iteration_still_compares_every_move() {
+    // Mate in one: even ten nodes play the mate, found by a complete first iteration.
+    let mut e = Engine::start();
+    for nodes in [1, 10, 50] {
+        let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", &format!("go nodes {nodes}"));
+        assert_eq!(best, "h1h8", "go nodes {nodes}: {lines:?}");
+        assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
+    }
 }
 
 #[test]

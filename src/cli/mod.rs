@@ -35,7 +35,7 @@ pub static SPECS: [Spec; 10] = [
         flags: &[
             valued("--color", "white|black|random", "your colour (default white)"),
             valued("--tc", "MIN+INC", "minutes a game and seconds a move, or none (default 10+5)"),
-            valued("--elo", "N", "the engine's level, 1000-3000 (default full strength)"),
+            valued("--elo", "N", "the engine's level, 1000-2600 (default full strength)"),
             valued("--book", "FILE", "a Polyglot opening book for the engine"),
             valued("--fen", "FEN", "start from this position"),
             switch("--ascii", "letters instead of Unicode pieces"),
@@ -618,6 +618,10 @@ mod tests {
         );
         assert!(spec("train").unwrap().usage().ends_with("[--buffer N] [--mirror]"));
         assert!(help.contains("UCI commands:"), "the UCI part follows");
+        // The level's range is the one the parser takes.
+        assert!(spec("play").unwrap().help().contains(&format!("level, {MIN_ELO}-{MAX_ELO} ")));
+        assert!(parse_line(&format!("play --elo {MAX_ELO}")).is_ok());
+        assert!(parse_line(&format!("play --elo {}", MAX_ELO + 1)).is_err());
     }
 
     #[test]

@@ -50,6 +50,9 @@ impl Search<'_> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).min(limits.weakness.nodes.unwrap_or(u64::MAX));
         self.nodes = 0;
         self.stopped = false;
+        // Node and time limits apply once the first iteration is complete: every move played
+        // was compared with the others at least at depth 1.
+        self.limits_armed = false;
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.root_keys = self.keys.len();
@@ -122,6 +125,7 @@ impl Search<'_> {
                 result.score = *score;
                 result.depth = depth;
             }
+            self.limits_armed = true;
             if self.is_main {
                 for (k, (score, pv)) in found.iter().enumerate() {
                     self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1, reporter);
@@ -285,7 +289,7 @@ impl Search<'_> {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit {
+        if self.nodes >= self.node_limit && self.limits_armed {
             self.shared.stop.store(true, Ordering::Relaxed);
         }
         if self.nodes & 1023 == 0 {
@@ -293,6 +297,7 @@ impl Search<'_> {
             // With helpers, `go nodes` counts every thread's nodes (one thread counts exactly,
             // above; here the main thread adds up all counters now and then).
             if self.is_main
+                && self.limits_armed
                 && self.node_limit != u64::MAX
                 && self.shared.counters.len() > 1
                 && self.shared.total_nodes() >= self.node_limit
@@ -302,7 +307,7 @@ impl Search<'_> {
             if self.is_main && self.shared.abort.load(Ordering::Relaxed) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
-            if self.is_main && !self.pondering() {
+            if self.is_main && self.limits_armed && !self.pondering() {
                 if let Some(hard) = self.budget.hard {
                     if self.clock_start.elapsed() >= hard {
                         self.shared.stop.store(true, Ordering::Relaxed);

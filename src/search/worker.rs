@@ -53,6 +53,8 @@ pub struct Worker {
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
+    /// Whether the node and time limits apply yet (from the first completed iteration on).
+    pub(super) limits_armed: bool,
     // limits of the running search
     pub(super) start: Instant,
     /// Where the time budget is counted from: `start`, or the moment of `ponderhit`.
@@ -100,6 +102,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            limits_armed: false,
             start: Instant::now(),
             clock_start: Instant::now(),
             ponder_wait: false,

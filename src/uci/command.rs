@@ -26,6 +26,23 @@ pub struct Go {
     pub mate: Option<u32>,
     pub movetime: Option<u64>,
     pub infinite: bool,
+    /// Parameters that could not be read (an unknown word, a value that is not a number): each
+    /// is reported and left out, and the search still runs, so the `go` gets its `bestmove`.
+    pub problems: Vec<String>,
+}
+
+impl Go {
+    /// Whether anything ends the search on its own (or `stop` is awaited explicitly).
+    pub fn has_limit(&self) -> bool {
+        self.infinite
+            || self.ponder
+            || self.wtime.is_some()
+            || self.btime.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+            || self.movetime.is_some()
+    }
 }
 
 /// One line of input.
@@ -170,11 +187,14 @@ const GO_KEYWORDS: [&str; 12] = [
 ];
 
 /// A non-negative number; negative values (a clock already overrun) read as 0, values too large
-/// saturate.
+/// saturate, a fraction is cut to its whole part (`3.5` is 3).
 fn number(keyword: &str, text: Option<&&str>) -> Result<u64, String> {
-    let Some(text) = text else {
+    let Some(text) = text.filter(|t| !GO_KEYWORDS.contains(t)) else {
         return Err(format!("go: '{keyword}' needs a number"));
     };
+    if let Some(x) = text.parse::<f64>().ok().filter(|x| x.is_finite() && text.contains('.')) {
+        return Ok(x.max(0.0).min(u64::MAX as f64) as u64);
+    }
     if let Ok(n) = text.parse::<u64>() {
         return Ok(n);
     }
@@ -192,9 +212,12 @@ fn parse_go(words: &[&str]) -> Command {
     while i < words.len() {
         let word = words[i];
         i += 1;
+        // The value is taken unless it is the next keyword (`go depth movetime 100`).
         let num = |i: &mut usize| -> Result<u64, String> {
             let n = number(word, words.get(*i));
-            *i += 1;
+            if words.get(*i).is_some_and(|w| !GO_KEYWORDS.contains(w)) {
+                *i += 1;
+            }
             n
         };
         let small = |n: u64| n.min(u32::MAX as u64) as u32;
@@ -226,7 +249,7 @@ fn parse_go(words: &[&str]) -> Command {
             other => Err(format!("go: unknown parameter '{other}'")),
         };
         if let Err(why) = result {
-            return Command::Invalid(why);
+            go.problems.push(why);
         }
     }
     Command::Go(go)
@@ -282,9 +305,22 @@ mod tests {
         assert_eq!(go.depth, Some(3));
         assert!(go.ponder);
         assert_eq!(parse("go"), Command::Go(Go::default()));
-        assert!(matches!(parse("go depth"), Command::Invalid(_)));
-        assert!(matches!(parse("go depth x"), Command::Invalid(_)));
-        assert!(matches!(parse("go sideways"), Command::Invalid(_)));
+        // What cannot be read is reported and left out; the rest of the line still counts.
+        let go = |line: &str| match parse(line) {
+            Command::Go(go) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        for bad in ["go depth", "go depth x", "go sideways", "go depth abc", "go foo"] {
+            let g = go(bad);
+            assert_eq!(g.problems.len(), 1, "{bad}");
+            assert!(!g.has_limit(), "{bad}");
+        }
+        assert_eq!(go("go depth 3.5").depth, Some(3));
+        assert!(go("go depth 3.5").problems.is_empty());
+        let g = go("go depth movetime 100");
+        assert_eq!((g.depth, g.movetime, g.problems.len()), (None, Some(100), 1));
+        let g = go("go nodes 5x wtime 900");
+        assert_eq!((g.nodes, g.wtime, g.problems.len()), (None, Some(900), 1));
     }
 
     #[test]

@@ -15,6 +15,9 @@ use crate::search::{
 };
 use crate::types::Color;
 
+/// How long a `go` searches when none of its limits could be read.
+const UNREADABLE_GO_MS: u64 = 1000;
+
 /// A job on its own thread: a search (which gives its workers back), `go perft` or `bench`.
 pub(super) struct Running {
     handle: JoinHandle<Option<Vec<Worker>>>,
@@ -91,8 +94,17 @@ impl Engine {
     /// `go`: a book move when `OwnBook` is on and the position is in the book (not for `go
     /// infinite`, `ponder` or `searchmoves`, which ask for a search); else the search starts on
     /// its own thread and its `bestmove` is written from there.
-    pub(super) fn go(&mut self, go: Go) {
+    pub(super) fn go(&mut self, mut go: Go) {
         let pos = self.position;
+        // A `go` with parameters that could not be read is still answered: each problem is
+        // reported, and where nothing readable limits the search, it searches for a second.
+        for problem in &go.problems {
+            say(&format!("info string error: {problem}; left out"));
+        }
+        if !go.problems.is_empty() && !go.has_limit() {
+            say(&format!("info string no readable limit: searching for {UNREADABLE_GO_MS} ms"));
+            go.movetime = Some(UNREADABLE_GO_MS);
+        }
         if self.options.own_book && !go.infinite && !go.ponder && go.searchmoves.is_empty() {
             if let Some(m) = self.book.as_ref().and_then(|b| b.pick(&pos, &mut self.book_rng)) {
                 let text = m.to_uci(pos.is_chess960()).to_string();
@@ -191,6 +203,10 @@ impl Engine {
                     pv: result.pv.clone(),
                     multipv: 1,
                 });
+            }
+            // A root without moves has its score all the same, as GUIs show it: mated or a draw.
+            if result.best.is_none() {
+                say(if pos.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
             }
             // The search's totals, all threads counted, as its last word before the move.
             let (nodes, time) = (shared.total_nodes(), started.elapsed());
