@@ -22,15 +22,25 @@ pub const MAX_SCORE: i32 = 300;
 pub const SEARCH_NODES: u64 = 2_000;
 
 /// The start positions of a book: the first four fields of each line (EPD), with the move
-/// counters where the line has them. Lines that do not parse are skipped; the error is for a
-/// file that cannot be read or holds no position.
+/// counters where the line has them. Lines that do not parse are skipped, and so are finished
+/// games (no legal move) and dead draws (too little material to mate, the fifty-move rule); the
+/// error is for a file that cannot be read or holds no position to play from.
 pub fn read_book(path: &str) -> Result<Vec<Position>, String> {
     let text = crate::files::read_to_string(path, crate::files::MAX_INPUT).map_err(|e| format!("book {e}"))?;
-    let positions: Vec<Position> = text.lines().filter_map(book_position).collect();
-    if positions.is_empty() {
-        return Err(format!("book {path}: no position in it"));
+    let read: Vec<Position> = text.lines().filter_map(book_position).collect();
+    let playable: Vec<Position> = read.iter().copied().filter(playable).collect();
+    if playable.is_empty() {
+        return Err(match read.len() {
+            0 => format!("book {path}: no position in it"),
+            n => format!("book {path}: all {n} positions are finished or dead draws"),
+        });
     }
-    Ok(positions)
+    Ok(playable)
+}
+
+/// Whether a game can go on from `pos`: a legal move, and material to win with.
+fn playable(pos: &Position) -> bool {
+    pos.has_legal_move() && !crate::search::is_material_or_fifty_draw(pos)
 }
 
 fn book_position(line: &str) -> Option<Position> {
@@ -75,7 +85,7 @@ impl Openings {
             }
             pos = pos.make_move(moves[rng.below(moves.len())]);
         }
-        if !pos.has_legal_move() {
+        if !playable(&pos) {
             return None;
         }
         // A search from empty tables, so the verdict is the position's alone and not that of the
@@ -89,7 +99,7 @@ impl Openings {
 
 /// `count` openings from `starts` (the standard position when empty), each as a FEN, in the
 /// order found. Stops early (with fewer) only if the starts cannot give that many distinct
-/// playable positions in `1000 x count` tries.
+/// playable positions in `1000 x count` tries; [`generate_all`] makes that an error.
 pub fn generate(count: usize, seed: u64, starts: &[Position]) -> Vec<String> {
     let standard = [Position::startpos()];
     let (starts, from_book) = if starts.is_empty() { (&standard[..], false) } else { (starts, true) };
@@ -109,6 +119,19 @@ pub fn generate(count: usize, seed: u64, starts: &[Position]) -> Vec<String> {
         }
     }
     found
+}
+
+/// [`generate`], with an error that says how many were found when that is fewer than `count`
+/// (what was found comes with it).
+pub fn generate_all(count: usize, seed: u64, starts: &[Position]) -> (Vec<String>, Option<String>) {
+    let found = generate(count, seed, starts);
+    let short = (found.len() < count).then(|| {
+        format!(
+            "genfens: only {} of {count} distinct playable openings from these starts (too few, or mostly finished)",
+            found.len()
+        )
+    });
+    (found, short)
 }
 
 /// A Double Fischer Random start: each side's back rank drawn on its own from the 960 Chess960

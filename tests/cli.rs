@@ -145,11 +145,34 @@ fn genfens_as_openbench_runs_it() {
         &[&format!("setoption name EvalFile value {net}"), "genfens 3 seed 1 book /nonexistent.epd", "quit"],
         "",
     );
-    assert_eq!(code, 0);
+    // The error is in the exit status too; the openings come from the standard position.
+    assert_eq!(code, 2);
     assert!(out.contains("info string error: genfens: book /nonexistent.epd"), "{out}");
     assert_eq!(out.matches("info string genfens ").count(), 3, "{out}");
-    let (_, out, _) = corvid(&["genfens 0 seed 1 book None", "quit"], "");
-    assert!(out.contains("info string error: genfens"), "{out}");
+    let (code, out, _) = corvid(&["genfens 0 seed 1 book None", "quit"], "");
+    assert!(code == 2 && out.contains("info string error: genfens: the count '0'"), "{out}");
+    let (code, out, _) = corvid(&["genfens 5 seed x book None", "quit"], "");
+    assert!(code == 2 && out.contains("the seed 'x'") && !out.contains("count"), "{out}");
+    // A book of finished games and bare kings: nothing to play from, said so.
+    let dir = std::env::temp_dir().join(format!("corvid-genfens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let finished = dir.join("finished.epd");
+    std::fs::write(&finished, "7k/5Q2/6K1/8/8/8/8/8 b - -\n8/8/4k3/8/8/3K4/8/8 w - -\n8/8/4k3/8/8/3KB3/8/8 w - -\n")
+        .unwrap();
+    let (code, out, _) = corvid(&[&format!("genfens 4 seed 1 book {}", finished.display()), "quit"], "");
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("finished or dead draws"), "{out}");
+    // One playable position among them: every opening comes from it, or the shortfall is said.
+    let mixed = dir.join("mixed.epd");
+    std::fs::write(&mixed, "8/8/4k3/8/8/3K4/8/8 w - -\nr3k3/8/8/8/8/8/8/4K2R w Kq -\n").unwrap();
+    let (_, out, _) = corvid(&[&format!("genfens 20 seed 1 book {}", mixed.display()), "quit"], "");
+    let fens: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("info string genfens ")).collect();
+    for fen in &fens {
+        let pos = corvid::Position::from_fen(fen).unwrap();
+        assert!(pos.pieces(corvid::PieceType::Rook).count() >= 1, "bare kings: {fen}");
+    }
+    assert!(fens.len() == 20 || out.contains(&format!("only {} of 20", fens.len())), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Ctrl-C during `datagen` stops it cleanly: the games in play are written, the manifest counts

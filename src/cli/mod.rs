@@ -431,6 +431,10 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             drop(out);
             let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
             Engine::default().run(text.as_bytes());
+            // A script sees its errors in the exit status.
+            if uci::errors_reported() > 0 {
+                return Ok(2);
+            }
         }
         Subcommand::Play(options) => {
             drop(out);

@@ -104,26 +104,36 @@ impl Tablebases {
             let mut names: Vec<PathBuf> = listing.filter_map(|e| e.ok().map(|e| e.path())).collect();
             names.sort();
             for path in names {
-                tb.add_file(&path);
+                if let Err(problem) = tb.add_file(&path) {
+                    problems.push(problem);
+                }
             }
         }
         (tb, problems)
     }
 
-    fn add_file(&mut self, path: &Path) {
+    /// Adds a table file found in a directory (other files are passed over); a file that is not
+    /// a table is reported and left out, so a good copy in a later directory is used.
+    fn add_file(&mut self, path: &Path) -> Result<(), String> {
         let (Some(stem), Some(ext)) =
             (path.file_stem().and_then(|s| s.to_str()), path.extension().and_then(|e| e.to_str()))
         else {
-            return;
+            return Ok(());
         };
         let kind = match ext {
             "rtbw" => Kind::Wdl,
             "rtbz" => Kind::Dtz,
-            _ => return,
+            _ => return Ok(()),
         };
         if !is_table_name(stem) {
-            return;
+            return Ok(());
         }
+        let known = self.index.get(stem).map(|&i| &self.entries[i]);
+        let taken = known.is_some_and(|e| if kind == Kind::Wdl { e.wdl_path.is_some() } else { e.dtz_path.is_some() });
+        if taken {
+            return Ok(());
+        }
+        table::check_file(path, kind)?;
         let i = match self.index.get(stem) {
             Some(&i) => i,
             None => {
@@ -151,6 +161,7 @@ impl Tablebases {
             Kind::Dtz if entry.dtz_path.is_none() => entry.dtz_path = Some(path.to_path_buf()),
             _ => {}
         }
+        Ok(())
     }
 
     /// How many WDL and DTZ files were found.
@@ -376,17 +387,22 @@ mod tests {
         std::fs::write(dir.join("KQvK.rtbw"), vec![0u8; 80]).unwrap();
         std::fs::write(dir.join("KRvK.rtbw"), b"short").unwrap();
         std::fs::write(dir.join("notatable.rtbw"), b"x").unwrap();
-        let (tb, problems) = Tablebases::open(dir.to_str().unwrap());
-        assert!(problems.is_empty());
-        assert_eq!(tb.counts(), (2, 0));
+        let (tb, mut problems) = Tablebases::open(dir.to_str().unwrap());
+        // Each bad file is reported when found, and left out.
+        problems.sort();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("KQvK.rtbw") && problems[0].contains("wrong magic"), "{problems:?}");
+        assert!(problems[1].contains("KRvK.rtbw") && problems[1].contains("truncated"), "{problems:?}");
+        assert_eq!(tb.counts(), (0, 0));
         let kqk = Position::from_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1").unwrap();
-        let err = tb.probe_wdl(&kqk).unwrap_err();
-        assert!(err.contains("wrong magic"), "{err}");
-        let krk = Position::from_fen("8/8/4k3/8/8/8/3RK3/8 w - - 0 1").unwrap();
-        let err = tb.probe_wdl(&krk).unwrap_err();
-        assert!(err.contains("not that of a Syzygy table"), "{err}");
-        let kbk = Position::from_fen("8/8/4k3/8/8/8/3BK3/8 w - - 0 1").unwrap();
-        assert_eq!(tb.probe_wdl(&kbk).unwrap_err(), "no table for KBvK");
+        assert_eq!(tb.probe_wdl(&kqk).unwrap_err(), "no table for KQvK");
+        // A bad copy in an earlier directory does not hide a good one in a later directory.
+        let good = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+        if Path::new(good).join("KQvK.rtbw").exists() {
+            let (tb, problems) = Tablebases::open(&format!("{}:{good}", dir.display()));
+            assert_eq!(problems.len(), 2, "{problems:?}");
+            assert_eq!(tb.probe_wdl(&kqk), Ok(2), "the good copy is used");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -278,6 +278,28 @@ pub fn key_of_codes(codes: &[u8], mirror: bool) -> String {
     format!("{}v{}", side(true), side(false))
 }
 
+/// The cheap checks of a table file made when it is found (its size and first bytes), so that
+/// a truncated or foreign file is reported at once and a good copy in a later directory used.
+pub fn check_file(path: &std::path::Path, kind: Kind) -> Result<(), String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    if meta.len() % 64 != 16 {
+        return Err(format!("{shown}: size {} is not that of a Syzygy table (truncated?)", meta.len()));
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).map_err(|e| format!("{shown}: {e}"))?;
+    let magic = if kind == Kind::Wdl { WDL_MAGIC } else { DTZ_MAGIC };
+    if head != magic {
+        let what = if kind == Kind::Wdl { "WDL" } else { "DTZ" };
+        return Err(format!("{shown}: not a Syzygy {what} table (wrong magic bytes)"));
+    }
+    Ok(())
+}
+
 impl Table {
     /// Maps and parses the file at `path` for the table `name` (`KRPvKR`).
     pub fn open(path: &std::path::Path, name: &str, kind: Kind) -> Result<Table, String> {

@@ -122,7 +122,10 @@ pub fn parse(line: &str) -> Command {
                 let book = (!book.eq_ignore_ascii_case("none")).then(|| book.to_string());
                 Command::Genfens { count, seed, book }
             }
-            _ => Command::Invalid(format!("genfens: '{count}' is not a count from 1 to 100000 or '{seed}' not a seed")),
+            (Ok(_), Ok(_)) | (Err(_), _) => {
+                Command::Invalid(format!("genfens: the count '{count}' is not a number from 1 to 100000"))
+            }
+            (Ok(_), Err(_)) => Command::Invalid(format!("genfens: the seed '{seed}' is not a number from 0 to 2^64-1")),
         },
         ["genfens", ..] => Command::Invalid("usage: genfens <count> seed <seed> book <None|file> [extra]".into()),
         ["position", rest @ ..] => parse_position(rest),

@@ -212,8 +212,12 @@ impl Engine {
                         Vec::new()
                     }
                 };
-                for fen in crate::genfens::generate(count, seed, &starts) {
+                let (found, short) = crate::genfens::generate_all(count, seed, &starts);
+                for fen in found {
                     say(&format!("info string genfens {fen}"));
+                }
+                if let Some(why) = short {
+                    say(&format!("info string error: {why}"));
                 }
             }
             Command::Help => say(HELP.trim_end()),
@@ -338,6 +342,11 @@ impl Engine {
 }
 
 pub use report::{info_line, lookup_line, wdl};
+
+/// How many `info string error` lines this process has written.
+pub fn errors_reported() -> usize {
+    report::ERRORS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// A seed from the clock, for what should differ from one run to the next.
 fn clock_seed() -> u64 {

@@ -10,10 +10,17 @@ use crate::types::Move;
 /// Writes one line to standard output and flushes it (lines from the search thread and the loop
 /// never interleave: `println!` holds the stdout lock for the whole line).
 pub fn say(line: &str) {
+    if line.starts_with("info string error") {
+        ERRORS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }
+
+/// How many errors this process has reported (`info string error: ...`): commands given on the
+/// command line end with exit status 2 when there was one, so a script sees them.
+pub static ERRORS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Which slider lookup this build runs and why (`d`, the banner, `bench`).
 pub fn lookup_line() -> String {
