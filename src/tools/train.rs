@@ -1352,8 +1352,17 @@ mod tests {
         // A bucketed network does not start a network of other buckets.
         let four = Options { layout: Layout::named("4").unwrap(), init: Some(options.out.clone()), ..again.clone() };
         train(&four, &mut Vec::new()).unwrap();
-        let eight = Options { layout: Layout::named("8").unwrap(), init: Some(again.out.clone()), ..again.clone() };
+        let elsewhere = format!("{}.eight", again.out);
+        let eight = Options {
+            layout: Layout::named("8").unwrap(),
+            init: Some(again.out.clone()),
+            out: elsewhere,
+            ..again.clone()
+        };
         assert!(train(&eight, &mut Vec::new()).unwrap_err().contains("king buckets"));
+        // Nor is the network it starts from its output.
+        let onto_itself = Options { init: Some(again.out.clone()), ..again.clone() };
+        assert!(train(&onto_itself, &mut Vec::new()).unwrap_err().contains("both an input"));
         let wrong_base = Options { base: Base::Psqt, ..again.clone() };
         let err = train(&wrong_base, &mut Vec::new()).unwrap_err();
         assert!(err.contains("base"), "{err}");
