@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::position::Position;
-use crate::search::{run_threads, Limits, NodeCounter, Request, Shared, Silent, Worker};
-use crate::tt::TranspositionTable;
+use crate::search::{Job, Limits, Searcher, Silent};
 
 /// The depth `bench` searches to when none is given.
 pub const DEFAULT_DEPTH: u32 = 13;
@@ -81,25 +80,18 @@ pub fn bench_with(
     use_nnue: bool,
     abort: &AtomicBool,
 ) -> Result<Option<(u64, Duration)>, String> {
-    let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
-    let stop = AtomicBool::new(false);
-    let pondering = AtomicBool::new(false);
-    let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
-    let mut workers: Vec<Worker> = (0..threads.max(1)).map(Worker::new).collect();
-    workers.iter_mut().for_each(|w| w.use_nnue = use_nnue);
+    let mut searcher = Searcher::with_hash(threads, hash_mb)?;
+    searcher.configure(use_nnue, crate::nnue::embedded());
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        tt.new_search();
-        stop.store(false, Ordering::Relaxed);
-        let shared = Shared::new(&tt, &stop, &pondering, &counters).with_abort(abort);
-        let results = run_threads(&mut workers, &Request::new(&pos, &limits), &shared, &mut Silent, || {});
+        let outcome = searcher.search(Job::new(pos, limits.clone()), &mut Silent, Some(abort));
         if abort.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        nodes += results[0].nodes;
+        nodes += outcome.results[0].nodes;
     }
     Ok(Some((nodes, start.elapsed())))
 }

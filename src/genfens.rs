@@ -90,7 +90,7 @@ impl Openings {
         }
         // A search from empty tables, so the verdict is the position's alone and not that of the
         // searches before it: `datagen` threads take games in any order and still play the same.
-        self.solo.tt.clear();
+        self.solo.clear();
         self.worker.clear();
         let result = self.solo.search(&mut self.worker, &Request::new(&pos, &self.limits));
         (result.score.abs() < MATE_BOUND && result.score.abs() <= MAX_SCORE).then_some(pos)

@@ -106,13 +106,12 @@ fn perft_suite_reports_and_sets_exit_status() {
 
 #[test]
 fn uci_loop_basics_and_bad_input() {
-    let input = "uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 1\n\
+    let input = "uci\nisready\nposition startpos moves e2e4 e7e5\n\
                  position fen not/a/fen w - - 0 1\nd\nposition startpos moves e2e4 e2e4 d7d5\nd\n\
                  xyzzy\ngo perft banana\nquit\nisready\n";
     let (code, out, err) = corvid(&[], input);
     assert_eq!(code, 0);
     assert!(out.contains("id name Corvid") && out.contains("uciok") && out.contains("readyok"));
-    assert!(out.contains("Nodes searched: 29"), "{out}");
     assert!(out.contains("info string error: bad FEN"), "{out}");
     // The bad FEN kept the previous position (after 1.e4 e5).
     assert!(out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
@@ -123,6 +122,11 @@ fn uci_loop_basics_and_bad_input() {
     assert!(out.contains("info string error: perft depth"));
     // Nothing after quit is answered.
     assert_eq!(out.matches("readyok").count(), 1);
+    // Commands given as arguments are a script: each runs to its end, `quit` included.
+    let (code, out, _) = corvid(&["position startpos moves e2e4 e7e5", "go perft 1", "go perft 4", "quit"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 29") && out.contains("Nodes searched: 728887"), "{out}");
+    assert!(!out.contains("stopped"), "{out}");
 }
 
 #[test]

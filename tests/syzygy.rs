@@ -100,17 +100,15 @@ fn truncated_and_corrupt_tables_give_errors_never_a_crash() {
 
 mod search {
     use super::*;
-    use corvid::search::{Limits, NodeCounter, Request, Shared, Silent, Syzygy, Worker};
+    use corvid::search::{Limits, Request, Shared, Silent, Syzygy, Worker};
     use corvid::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
 
     /// Searches `pos` (after the game `history`) for `nodes` nodes with the tables.
-    fn best_move(tb: &Tablebases, pos: &Position, history: &[u64], nodes: u64) -> (corvid::Move, i32) {
-        let tt = TranspositionTable::new(4);
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let counters = [NodeCounter::default()];
-        let syzygy = Syzygy { tables: tb, probe_depth: 1, probe_limit: 7, rule50: true };
-        let shared = Shared::new(&tt, &stop, &pondering, &counters).with_syzygy(Some(syzygy));
+    fn best_move(tb: &Arc<Tablebases>, pos: &Position, history: &[u64], nodes: u64) -> (corvid::Move, i32) {
+        let tt = Arc::new(TranspositionTable::new(4));
+        let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth: 1, probe_limit: 7, rule50: true };
+        let shared = Shared::new(tt, 1).with_syzygy(Some(syzygy));
         let limits = Limits { nodes: Some(nodes), ..Limits::default() };
         let request = Request { history, ..Request::new(pos, &limits) };
         let result = Worker::new(0).search(&request, &shared, &mut Silent);
@@ -130,7 +128,7 @@ mod search {
 
     #[test]
     fn from_won_positions_the_move_keeps_the_win_and_drawn_ones_do_not_lose() {
-        let Some(tb) = tables() else { return };
+        let Some(tb) = tables().map(Arc::new) else { return };
         let won = positions(2);
         assert!(won.len() >= 100);
         for pos in &won {
@@ -158,7 +156,7 @@ mod search {
 
     #[test]
     fn a_won_position_is_converted_against_the_best_defence() {
-        let Some(tb) = tables() else { return };
+        let Some(tb) = tables().map(Arc::new) else { return };
         // Long wins from the list: the search plays the winning side, the tables the defence
         // (the reply that keeps the loss longest); the game must end in mate, never in a draw by
         // the fifty-move rule or repetition.

@@ -304,6 +304,82 @@ fn go_perft_runs_beside_the_loop_and_stops() {
 }
 
 #[test]
+fn commands_behind_a_perft_or_bench_still_hear_stop_isready_and_quit() {
+    // A command that must wait for the job (position, ucinewgame, setoption, go, bench) does
+    // not stop the loop from reading the `stop`, `isready` and `quit` behind it.
+    for (job, waiting) in [
+        ("go perft 12", "position startpos"),
+        ("bench 30", "ucinewgame"),
+        ("go perft 12", "setoption name Hash value 2"),
+        ("bench 30", "go depth 3"),
+        ("go perft 12", "bench 30"),
+    ] {
+        let mut e = Engine::start();
+        e.send(job);
+        e.send(waiting);
+        e.send("stop");
+        e.send("isready");
+        e.wait_for("readyok", 3000);
+        e.send("isready");
+        e.wait_for("readyok", 3000);
+        if waiting.starts_with("go") {
+            e.wait_for("bestmove", 3000);
+        }
+        if waiting == "bench 30" {
+            e.send("stop");
+            e.wait_for("info string bench stopped", 3000);
+        }
+        e.send(job);
+        e.send(waiting);
+        std::thread::sleep(Duration::from_millis(50));
+        e.quits_within(Duration::from_millis(1000));
+    }
+}
+
+#[test]
+fn the_end_of_input_ends_a_perft_or_bench() {
+    for job in ["go perft 12", "bench 30"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{job}").unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        drop(stdin);
+        let t = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t.elapsed() > Duration::from_secs(3) {
+                let _ = child.kill();
+                panic!("{job}: still running after its input closed");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[test]
+fn many_threads_keep_the_limits_and_hear_quit() {
+    // Far more threads than cores: the threads are kept between searches, a short search still
+    // answers in time for its clock, and quit is heard during a search.
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 1000");
+    e.send("isready");
+    e.wait_for("readyok", 20_000);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let (best, _) = e.search("position startpos", "go wtime 2000 btime 2000");
+        assert!(best.len() >= 4 && best != "0000");
+        assert!(t.elapsed() < Duration::from_millis(2000), "lost on time: {:?}", t.elapsed());
+    }
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.quits_within(Duration::from_secs(5));
+}
+
+#[test]
 fn bench_runs_beside_the_loop_and_stops() {
     let mut e = Engine::start();
     let lines = e.job_answers_isready_and_stops("bench 30", "info string bench stopped");

@@ -425,12 +425,11 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
                     crate::tables::SLIDER_LOOKUP
                 );
             }
-            Engine::default().run(stdin.lock());
+            Engine::default().run(uci::Input::from_reader(io::BufReader::new(stdin)));
         }
         Subcommand::UciCommands(lines) => {
             drop(out);
-            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-            Engine::default().run(text.as_bytes());
+            Engine::default().run_script(&lines);
             // A script sees its errors in the exit status.
             if uci::errors_reported() > 0 {
                 return Ok(2);

@@ -218,7 +218,7 @@ pub fn run(
         },
     };
     let glyphs = if options.ascii || !utf8 { Glyphs::Ascii } else { Glyphs::Unicode };
-    let engine = Opponent::new(options.elo, book, seed);
+    let engine = Opponent::new(options.elo, book, seed)?;
     let mut session = Session {
         out: output,
         start,

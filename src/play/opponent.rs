@@ -1,13 +1,12 @@
 //! The computer's side of `corvid play`: its book, its search at the chosen level, hints at
 //! full strength, and its answer to a draw offer.
 
-use std::sync::mpsc;
 use std::time::Duration;
 
 use super::game::Game;
 use crate::book::Book;
 use crate::rng::Rng;
-use crate::search::{Clock, Iteration, Limits, ReportedScore, Reporter, Request, Solo, Weakness, Worker};
+use crate::search::{Clock, Iteration, Job, Limits, ReportedScore, Reporter, Searcher, Weakness};
 use crate::types::Move;
 
 /// The engine's table (MiB) and the hint's.
@@ -30,10 +29,9 @@ pub struct Choice {
 
 /// The computer player.
 pub struct Opponent {
-    worker: Worker,
-    solo: Solo,
-    hint_worker: Worker,
-    hint_solo: Solo,
+    /// The engine's searcher (one thread) and the hint's, each with its own table.
+    searcher: Searcher,
+    hints: Searcher,
     /// `None`: full strength.
     pub elo: Option<u32>,
     book: Option<Book>,
@@ -41,35 +39,32 @@ pub struct Opponent {
     seed: u64,
 }
 
-/// Sends each iteration to the thread that prints it.
-struct Forward(mpsc::Sender<Iteration>);
+/// Hands each iteration to a closure.
+struct Progress<'a>(&'a mut dyn FnMut(&Iteration));
 
-impl Reporter for Forward {
+impl Reporter for Progress<'_> {
     fn iteration(&mut self, info: &Iteration) {
-        let _ = self.0.send(info.clone());
+        (self.0)(info);
     }
 }
 
 impl Opponent {
-    pub fn new(elo: Option<u32>, book: Option<Book>, seed: u64) -> Opponent {
-        Opponent {
-            worker: Worker::new(0),
-            solo: Solo::new(HASH_MB),
-            hint_worker: Worker::new(0),
-            hint_solo: Solo::new(HINT_HASH_MB),
+    /// The computer player; an error when its tables or its search thread cannot be had.
+    pub fn new(elo: Option<u32>, book: Option<Book>, seed: u64) -> Result<Opponent, String> {
+        Ok(Opponent {
+            searcher: Searcher::with_hash(1, HASH_MB)?,
+            hints: Searcher::with_hash(1, HINT_HASH_MB)?,
             elo,
             book,
             rng: Rng::new(seed),
             seed,
-        }
+        })
     }
 
     /// Forgets the last game (tables, histories) and draws new evaluation errors.
     pub fn new_game(&mut self) {
-        self.worker.clear();
-        self.hint_worker.clear();
-        self.solo.tt.clear();
-        self.hint_solo.tt.clear();
+        self.searcher.clear();
+        self.hints.clear();
         self.seed = self.rng.next_u64();
     }
 
@@ -96,28 +91,17 @@ impl Opponent {
             weakness: self.weakness(),
             ..Limits::default()
         };
-        let history = game.history_keys();
-        let request = Request {
-            root: &pos,
-            history: &history,
-            limits: &limits,
-            overhead: Duration::from_millis(20),
-            searchmoves: &[],
-        };
-        self.solo.tt.new_search();
-        let result = search_on_thread(&mut self.worker, &self.solo, &request, progress);
-        Choice { best: result.0, score: Some(result.1), from_book: false }
+        let job = Job { history: game.history_keys(), overhead: Duration::from_millis(20), ..Job::new(pos, limits) };
+        let (best, score) = answer(self.searcher.search(job, &mut Progress(progress), None).best());
+        Choice { best, score: Some(score), from_book: false }
     }
 
     /// The best move for the side to move at full strength, and its score.
     pub fn hint(&mut self, game: &Game) -> (Option<Move>, ReportedScore) {
         let pos = *game.position();
         let limits = Limits { movetime: Some(HINT_TIME), ..Limits::default() };
-        let history = game.history_keys();
-        let request =
-            Request { root: &pos, history: &history, limits: &limits, overhead: Duration::ZERO, searchmoves: &[] };
-        self.hint_solo.tt.new_search();
-        search_on_thread(&mut self.hint_worker, &self.hint_solo, &request, &mut |_| {})
+        let job = Job { history: game.history_keys(), ..Job::new(pos, limits) };
+        answer(self.hints.search_silently(job).best())
     }
 
     /// The engine's score of the game's position for the side to move, searched at its level
@@ -128,36 +112,12 @@ impl Opponent {
         let nodes = weakness.nodes.unwrap_or(u64::MAX).min(400_000);
         let limits =
             Limits { nodes: Some(nodes), movetime: Some(Duration::from_secs(2)), weakness, ..Limits::default() };
-        let history = game.history_keys();
-        let request =
-            Request { root: &pos, history: &history, limits: &limits, overhead: Duration::ZERO, searchmoves: &[] };
-        search_on_thread(&mut self.worker, &self.solo, &request, &mut |_| {}).1
+        let job = Job { history: game.history_keys(), ..Job::new(pos, limits) };
+        answer(self.searcher.search_silently(job).best()).1
     }
 }
 
-/// Searches on a thread with a deep stack while this one hands each iteration to `progress`.
-fn search_on_thread(
-    worker: &mut Worker,
-    solo: &Solo,
-    request: &Request,
-    progress: &mut dyn FnMut(&Iteration),
-) -> (Option<Move>, ReportedScore) {
-    let (tx, rx) = mpsc::channel();
-    std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("play-search".into())
-            .stack_size(16 << 20)
-            .spawn_scoped(scope, move || solo.search_reporting(worker, request, &mut Forward(tx)));
-        let Ok(handle) = handle else {
-            // No thread to be had: the first legal move, rather than no move.
-            return (request.root.legal_moves().first().copied(), ReportedScore::Centipawns(0));
-        };
-        for info in rx {
-            progress(&info);
-        }
-        match handle.join() {
-            Ok(result) => (result.best, ReportedScore::from_internal(result.score)),
-            Err(_) => (request.root.legal_moves().first().copied(), ReportedScore::Centipawns(0)),
-        }
-    })
+/// A search's move and score as the game shows them.
+fn answer(result: &crate::search::SearchResult) -> (Option<Move>, ReportedScore) {
+    (result.best, ReportedScore::from_internal(result.score))
 }

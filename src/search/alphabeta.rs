@@ -378,6 +378,9 @@ impl Search<'_> {
                 continue;
             }
             move_count += 1;
+            if root && self.is_main {
+                self.announce_root_move(depth, m, move_count as usize);
+            }
             let quiet = !m.is_capture() && !m.is_promotion();
             let piece = pos.moved_piece(m);
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };

@@ -15,11 +15,16 @@ use crate::position::Position;
 use crate::tt::{MATE, MATE_BOUND, MAX_PLY};
 use crate::types::Move;
 
+/// When the main thread starts naming each root move it searches (`currmove`).
+const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
 /// One thread's view of one `go`: its own worker and the state every thread shares. The search
 /// (`run`, `negamax`, `qsearch`) runs on it; the worker's fields are reached through it.
 pub(super) struct Search<'a> {
     pub(super) worker: &'a mut Worker,
-    pub(super) shared: &'a Shared<'a>,
+    pub(super) shared: &'a Shared,
+    /// Where the main thread's progress goes.
+    pub(super) reporter: &'a mut dyn Reporter,
 }
 
 impl Deref for Search<'_> {
@@ -38,7 +43,7 @@ impl DerefMut for Search<'_> {
 impl Search<'_> {
     /// Iterative deepening over `request.root`, each depth's lines (`MultiPV`) searched with
     /// aspiration windows; stops at the limits (the main thread) or when told.
-    pub(super) fn run(&mut self, request: &Request, reporter: &mut dyn Reporter) -> SearchResult {
+    pub(super) fn run(&mut self, request: &Request) -> SearchResult {
         let Request { root, history, limits, overhead, searchmoves } = *request;
         self.start = Instant::now();
         self.clock_start = self.start;
@@ -92,7 +97,7 @@ impl Search<'_> {
             self.excluded.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             for (line, previous) in scores.iter_mut().enumerate() {
-                let score = self.aspiration(root, depth, *previous, lines == 1, reporter);
+                let score = self.aspiration(root, depth, *previous, lines == 1);
                 if self.stopped {
                     // A stopped iteration still counts if its first (best-ordered) move was searched.
                     if line == 0 && self.pv_len[0] > 0 {
@@ -126,9 +131,13 @@ impl Search<'_> {
                 result.depth = depth;
             }
             self.limits_armed = true;
+            if !self.is_main {
+                let snapshot = SearchResult { score: self.shown_score(result.score), ..result.clone() };
+                self.reporter.completed(&snapshot);
+            }
             if self.is_main {
                 for (k, (score, pv)) in found.iter().enumerate() {
-                    self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1, reporter);
+                    self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1);
                 }
             }
             // Any thread that completes the depth limit ends the search for all (but with
@@ -173,14 +182,7 @@ impl Search<'_> {
 
     /// One line of one iteration with an aspiration window around `previous`, widened on each
     /// fail. Bound fails of a single-line search are reported once the search has run a second.
-    fn aspiration(
-        &mut self,
-        root: &Position,
-        depth: i32,
-        previous: i32,
-        report_bounds: bool,
-        reporter: &mut dyn Reporter,
-    ) -> i32 {
+    fn aspiration(&mut self, root: &Position, depth: i32, previous: i32, report_bounds: bool) -> i32 {
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
             ((previous - delta).max(-MATE), (previous + delta).min(MATE))
@@ -205,7 +207,7 @@ impl Search<'_> {
                 && self.start.elapsed() > Duration::from_millis(1000)
             {
                 let pv = self.legal_pv(root);
-                self.report(depth, s, bound, pv, 1, reporter);
+                self.report(depth, s, bound, pv, 1);
             }
             match bound {
                 ScoreBound::Upper => {
@@ -244,17 +246,9 @@ impl Search<'_> {
         pv
     }
 
-    fn report(
-        &self,
-        depth: i32,
-        score: i32,
-        bound: ScoreBound,
-        pv: Vec<Move>,
-        multipv: usize,
-        reporter: &mut dyn Reporter,
-    ) {
+    fn report(&mut self, depth: i32, score: i32, bound: ScoreBound, pv: Vec<Move>, multipv: usize) {
         self.flush_nodes();
-        reporter.iteration(&Iteration {
+        let info = Iteration {
             depth,
             seldepth: self.seldepth.max(depth as usize),
             score: ReportedScore::from_internal(self.shown_score(score)),
@@ -265,7 +259,16 @@ impl Search<'_> {
             tbhits: self.shared.tbhits(),
             pv,
             multipv,
-        });
+        };
+        self.reporter.iteration(&info);
+    }
+
+    /// At the root of the main thread: the move now searched, once the search has run long
+    /// enough that a GUI showing analysis would otherwise look frozen.
+    pub(super) fn announce_root_move(&mut self, depth: i32, mv: Move, number: usize) {
+        if self.start.elapsed() >= CURRMOVE_AFTER {
+            self.reporter.current_move(depth, mv, number);
+        }
     }
 
     /// The score to report: the tables' result where the root is in them and the search found

@@ -20,6 +20,7 @@ pub mod history;
 mod iterative;
 mod params;
 pub mod picker;
+mod pool;
 pub mod strength;
 mod tablebase;
 mod threads;
@@ -27,13 +28,15 @@ pub mod time;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::position::Position;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::types::Move;
+pub use pool::{Job, Outcome, Searcher};
 pub use strength::Weakness;
-pub use threads::{run_threads, vote};
+pub use threads::vote;
 pub use time::{Clock, Limits, TimeBudget};
 pub use worker::Worker;
 
@@ -115,6 +118,14 @@ pub struct Iteration {
 /// Where the main thread sends its progress.
 pub trait Reporter {
     fn iteration(&mut self, info: &Iteration);
+
+    /// The root move now searched at `depth` (`number` counts from 1), sent only once a search
+    /// has run long enough for a GUI to want it (analysis that would look frozen otherwise).
+    fn current_move(&mut self, _depth: i32, _mv: Move, _number: usize) {}
+
+    /// A helper thread completed an iteration: its result so far (the pool votes with it if the
+    /// helper has not answered when the main thread is done).
+    fn completed(&mut self, _result: &SearchResult) {}
 }
 
 /// A reporter that discards everything (bench, tests).
@@ -143,29 +154,31 @@ pub struct SearchResult {
 #[repr(align(64))]
 pub struct NodeCounter(pub AtomicU64);
 
-/// State shared by all threads of one search.
-pub struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
+/// State shared by all threads of one search, owned (the persistent threads of a [`Searcher`]
+/// hold it through an `Arc` while they search).
+pub struct Shared {
+    pub tt: Arc<TranspositionTable>,
     /// Ends the search on every thread. The search sets it itself when it reaches a limit.
-    pub stop: &'a AtomicBool,
+    pub stop: AtomicBool,
     /// Set while `go ponder` waits for `ponderhit`: no time limit applies, and the clock starts
     /// when it turns false.
-    pub pondering: &'a AtomicBool,
-    pub counters: &'a [NodeCounter],
+    pub pondering: AtomicBool,
+    /// One node counter a thread.
+    pub counters: Vec<NodeCounter>,
     /// Set from outside (the GUI's `stop`, `quit`): the main thread turns it into `stop` within
     /// a thousand nodes. Apart from `stop`, so that a search that reached its own limit is
     /// still told from one the GUI ended (after `go infinite` only the latter answers).
-    pub abort: &'a AtomicBool,
+    pub abort: AtomicBool,
     /// Syzygy tables and how to use them (none by default).
-    pub syzygy: Option<Syzygy<'a>>,
+    pub syzygy: Option<Syzygy>,
     /// Tablebase probes that found a value, all threads.
     pub tbhits: AtomicU64,
 }
 
 /// The tablebases a search probes and the `Syzygy*` options.
-#[derive(Clone, Copy)]
-pub struct Syzygy<'a> {
-    pub tables: &'a crate::syzygy::Tablebases,
+#[derive(Clone)]
+pub struct Syzygy {
+    pub tables: Arc<crate::syzygy::Tablebases>,
     /// Probe in the search only at this depth or more (`SyzygyProbeDepth`).
     pub probe_depth: i32,
     /// Probe positions of at most this many pieces (`SyzygyProbeLimit`; [`Shared::with_syzygy`]
@@ -175,27 +188,30 @@ pub struct Syzygy<'a> {
     pub rule50: bool,
 }
 
-/// One thread searching alone with a table of its own (self-play, openings, labelling, tests):
-/// the shared state of a search nobody stops from outside.
+/// One thread searching alone, on the caller's thread, with a table of its own (self-play,
+/// openings, labelling, tests): the one-thread case of [`Searcher`] without a thread to hand
+/// the search to, for callers that already run one search a thread.
 pub struct Solo {
-    pub tt: TranspositionTable,
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    counters: [NodeCounter; 1],
+    tt: Arc<TranspositionTable>,
 }
 
 impl Solo {
     /// With a table of `hash_mb` MiB; panics only if that cannot be allocated.
     pub fn new(hash_mb: usize) -> Solo {
-        Solo {
-            tt: TranspositionTable::new(hash_mb),
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            counters: [NodeCounter::default()],
-        }
+        Solo { tt: Arc::new(TranspositionTable::new(hash_mb)) }
     }
 
-    /// `worker` searches `request` (the table is not aged: call `tt.new_search()` for that).
+    /// The table, to age it (`new_search`) or read it.
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Empties the table (a new game).
+    pub fn clear(&mut self) {
+        Arc::get_mut(&mut self.tt).expect("no search holds the table between searches").clear();
+    }
+
+    /// `worker` searches `request` (the table is not aged: call `tt().new_search()` for that).
     pub fn search(&self, worker: &mut Worker, request: &Request) -> SearchResult {
         self.search_reporting(worker, request, &mut Silent)
     }
@@ -207,37 +223,37 @@ impl Solo {
         request: &Request,
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
-        let shared = Shared::new(&self.tt, &self.stop, &self.pondering, &self.counters);
+        let shared = Shared::new(Arc::clone(&self.tt), 1);
         worker.search(request, &shared, reporter)
     }
 }
 
-/// An `abort` flag that nothing sets, for searches nobody ends from outside.
-static NEVER: AtomicBool = AtomicBool::new(false);
-
-impl<'a> Shared<'a> {
-    /// Shared state that only the search's own limits end.
-    pub fn new(
-        tt: &'a TranspositionTable,
-        stop: &'a AtomicBool,
-        pondering: &'a AtomicBool,
-        counters: &'a [NodeCounter],
-    ) -> Shared<'a> {
-        Shared { tt, stop, pondering, counters, abort: &NEVER, syzygy: None, tbhits: AtomicU64::new(0) }
+impl Shared {
+    /// Shared state for `threads` threads that only the search's own limits end.
+    pub fn new(tt: Arc<TranspositionTable>, threads: usize) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            counters: (0..threads.max(1)).map(|_| NodeCounter::default()).collect(),
+            abort: AtomicBool::new(false),
+            syzygy: None,
+            tbhits: AtomicU64::new(0),
+        }
     }
 
     /// The same, probing `syzygy`'s tables (when it has any).
-    pub fn with_syzygy(self, syzygy: Option<Syzygy<'a>>) -> Shared<'a> {
+    pub fn with_syzygy(self, syzygy: Option<Syzygy>) -> Shared {
         let syzygy = syzygy
             .map(|s| Syzygy { probe_limit: s.probe_limit.min(s.tables.max_pieces), ..s })
             .filter(|s| !s.tables.is_empty() && s.probe_limit > 0);
         Shared { syzygy, ..self }
     }
 
-    /// The same, ended also when `abort` is set.
-    pub fn with_abort(self, abort: &'a AtomicBool) -> Shared<'a> {
-        Shared { abort, ..self }
+    /// The same, starting as `go ponder` (waiting for `ponderhit`).
+    pub fn pondering(self, pondering: bool) -> Shared {
+        self.pondering.store(pondering, Ordering::Relaxed);
+        self
     }
 
     pub fn tbhits(&self) -> u64 {

@@ -33,7 +33,8 @@ impl Search<'_> {
         self.tb_root_score = None;
         // Without tables the tree's test for a probe is this one flag.
         self.tb_in_search = self.shared.syzygy.is_some();
-        let Some(syzygy) = self.shared.syzygy else { return };
+        let shared = self.shared;
+        let Some(syzygy) = &shared.syzygy else { return };
         if self.root_moves.is_empty() {
             return;
         }
@@ -41,7 +42,7 @@ impl Search<'_> {
         if pieces > syzygy.probe_limit || root.castling().0 != 0 {
             return;
         }
-        let tables = syzygy.tables;
+        let tables = &*syzygy.tables;
         let cnt50 = root.halfmove_clock() as i32;
         let repeated = self.occurrences(root, root.key(), root.halfmove_clock() as usize) > 1;
         let moves = self.root_moves.clone();
@@ -158,7 +159,7 @@ impl Search<'_> {
         if pos.castling().0 != 0 {
             return None;
         }
-        let syzygy = self.shared.syzygy?;
+        let syzygy = self.shared.syzygy.as_ref()?;
         let pieces = pos.occupied().count() as usize;
         let limit = syzygy.probe_limit;
         if pieces > limit || (pieces == limit && depth < syzygy.probe_depth) {

@@ -1,10 +1,7 @@
 //! Lazy SMP: the main thread and its helpers search the same root, sharing the table; helpers
 //! skip depths in staggered patterns, and the move played comes from a vote.
 
-use std::sync::atomic::Ordering;
-
-use super::worker::Worker;
-use super::{Limits, Reporter, Request, SearchResult, Shared, Silent};
+use super::SearchResult;
 use crate::tt::MATE_BOUND;
 use crate::types::Move;
 
@@ -16,43 +13,6 @@ pub(super) fn skips(id: usize, depth: i32) -> bool {
     const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
     let i = (id.max(1) - 1) % SIZE.len();
     ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
-}
-
-/// Runs one search on every worker: worker 0 (the main thread) here with `limits` and
-/// `reporter`, the others as helper threads without limits of their own (they stop when the main
-/// thread does). Once the main thread is done, `before_stop` runs (the UCI front waits there for
-/// `stop` or `ponderhit` after `go infinite` / `go ponder`), then every helper is stopped and
-/// joined. Returns the results, main thread first, for [`vote`].
-pub fn run_threads(
-    workers: &mut [Worker],
-    request: &Request,
-    shared: &Shared,
-    reporter: &mut dyn Reporter,
-    before_stop: impl FnOnce(),
-) -> Vec<SearchResult> {
-    let limits = request.limits;
-    let helper_limits = Limits { depth: limits.depth, infinite: true, multipv: limits.multipv, ..Limits::default() };
-    let helper_request = Request { limits: &helper_limits, ..*request };
-    std::thread::scope(|s| {
-        let (main, helpers) = workers.split_first_mut().expect("at least one worker");
-        let mut handles = Vec::with_capacity(helpers.len());
-        for helper in helpers {
-            let helper_request = &helper_request;
-            let spawned = std::thread::Builder::new()
-                .stack_size(16 << 20)
-                .spawn_scoped(s, move || helper.search(helper_request, shared, &mut Silent));
-            // Without the thread the search goes on with fewer helpers.
-            if let Ok(handle) = spawned {
-                handles.push(handle);
-            }
-        }
-        let result = main.search(request, shared, reporter);
-        before_stop();
-        shared.stop.store(true, Ordering::Release);
-        let mut results = vec![result];
-        results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
-        results
-    })
 }
 
 /// Which thread's result to play: a vote weighted by each thread's score (above the worst) and

@@ -135,6 +135,6 @@ impl Worker {
     /// Searches `request.root` for `request.limits` and returns the best move found; progress
     /// goes to `reporter` (the main thread's only).
     pub fn search(&mut self, request: &Request, shared: &Shared, reporter: &mut dyn Reporter) -> SearchResult {
-        Search { worker: self, shared }.run(request, reporter)
+        Search { worker: self, shared, reporter }.run(request)
     }
 }

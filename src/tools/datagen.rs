@@ -98,7 +98,7 @@ impl Player {
                 break pos;
             }
         };
-        self.solo.tt.clear();
+        self.solo.clear();
         self.worker.clear();
         let nodes = options.nodes.max(1);
         let limits = Limits { nodes: Some(nodes.saturating_mul(10)), soft_nodes: Some(nodes), ..Limits::default() };
@@ -117,7 +117,7 @@ impl Player {
             if is_material_or_fifty_draw(&pos) || repeated || moves.len() >= 400 {
                 break Wdl::Draw;
             }
-            self.solo.tt.new_search();
+            self.solo.tt().new_search();
             let request = Request { history: &keys, ..Request::new(&pos, &limits) };
             let result = self.solo.search(&mut self.worker, &request);
             let Some(best) = result.best else { break Wdl::Draw };
@@ -454,7 +454,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         if pos.in_check() {
                             continue;
                         }
-                        solo.tt.new_search();
+                        solo.tt().new_search();
                         let found = solo.search(&mut worker, &Request::new(&pos, &limits));
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;

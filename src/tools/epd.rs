@@ -3,12 +3,10 @@
 //! (tactics strength), not a test: its result depends on the machine's speed.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::position::Position;
-use crate::search::{run_threads, vote, Limits, NodeCounter, Request, Shared, Silent, Worker};
-use crate::tt::TranspositionTable;
+use crate::search::{Job, Limits, Searcher};
 
 /// One EPD record: the position and its `bm`/`am` moves in SAN, and its id.
 pub struct Record {
@@ -56,8 +54,7 @@ pub fn run(
     hash_mb: usize,
     out: &mut impl Write,
 ) -> Result<(usize, usize), String> {
-    let mut tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
-    let threads = threads.max(1);
+    let mut searcher = Searcher::with_hash(threads, hash_mb)?;
     let (mut solved, mut total) = (0, 0);
     for record in text.lines().filter_map(parse_line) {
         let Ok(pos) = Position::from_fen(&record.fen) else {
@@ -69,14 +66,10 @@ pub fn run(
         }
         total += 1;
         // Every position starts afresh, as a new game would.
-        tt.clear();
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let counters: Vec<NodeCounter> = (0..threads).map(|_| NodeCounter::default()).collect();
-        let shared = Shared::new(&tt, &stop, &pondering, &counters);
+        searcher.clear();
         let limits = Limits { movetime: Some(movetime), ..Limits::default() };
-        let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
-        let results = run_threads(&mut workers, &Request::new(&pos, &limits), &shared, &mut Silent, || {});
-        let result = &results[vote(&results)];
+        let outcome = searcher.search_silently(Job::new(pos, limits));
+        let result = outcome.best();
         let san = result.best.map(|m| clean(&pos.to_san(m))).unwrap_or_default();
         let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);
         solved += ok as usize;

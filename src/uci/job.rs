@@ -1,92 +1,124 @@
-//! The running job: a search on its own thread (the `go` command), or `go perft` and `bench`.
-//! One at a time; the loop stops or waits for it before anything that would change what it
-//! reads.
+//! The running work: a search on the searcher's threads (the `go` command), or `go perft` and
+//! `bench` on a thread of their own. One at a time; the loop stops a search, and waits for a
+//! perft or bench while still reading `stop`, `isready` and `quit`, before anything that would
+//! change what it reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::command::Go;
+use super::command::{Command, Go};
 use super::report::{nps, say, InfoPrinter};
-use super::Engine;
-use crate::search::{
-    Clock, Iteration, Limits, NodeCounter, ReportedScore, Reporter, Request, ScoreBound, Shared, Syzygy, Worker,
-};
+use super::{Engine, Input};
+use crate::search::{Clock, Iteration, Job, Limits, Outcome, ReportedScore, Reporter, ScoreBound, Syzygy};
 use crate::types::Color;
 
 /// How long a `go` searches when none of its limits could be read.
 const UNREADABLE_GO_MS: u64 = 1000;
 
-/// A job on its own thread: a search (which gives its workers back), `go perft` or `bench`.
-pub(super) struct Running {
-    handle: JoinHandle<Option<Vec<Worker>>>,
-    /// A search (which the next command stops) or a task with an end of its own, `go perft` or
-    /// `bench` (which the next command waits for; only `stop` and `quit` end it early).
-    search: bool,
-    /// The GUI's `stop`: ends the job, and releases a search's answer after `go infinite`.
+/// `go perft` or `bench` on its own thread, which `stop` and `quit` end through `stop`.
+pub(super) struct Task {
+    handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
-    pondering: Arc<AtomicBool>,
+}
+
+/// The UCI printer shared by the search's reports and its last word.
+struct SharedPrinter(Arc<Mutex<InfoPrinter>>);
+
+impl Reporter for SharedPrinter {
+    fn iteration(&mut self, info: &Iteration) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).iteration(info);
+    }
+
+    fn current_move(&mut self, depth: i32, mv: crate::types::Move, number: usize) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).current_move(depth, mv, number);
+    }
 }
 
 impl Engine {
     /// `ponderhit`: a search pondering goes on as a normal one, its clock starting now.
     pub(super) fn ponderhit(&self) {
-        if let Some(running) = &self.running {
-            running.pondering.store(false, Ordering::Release);
-        }
+        self.searcher.ponderhit();
     }
 
     /// Runs `job` (`go perft`, `bench`) on a thread of its own, which `stop` and `quit` end
     /// through the flag it is given.
-    pub(super) fn spawn_job(&mut self, name: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
+    pub(super) fn spawn_task(&mut self, name: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
-        let spawned = std::thread::Builder::new().name(name.into()).stack_size(16 << 20).spawn(move || {
-            job(&flag);
-            None
-        });
+        let spawned = std::thread::Builder::new().name(name.into()).stack_size(16 << 20).spawn(move || job(&flag));
         match spawned {
-            Ok(handle) => {
-                self.running =
-                    Some(Running { handle, search: false, stop, pondering: Arc::new(AtomicBool::new(false)) })
-            }
+            Ok(handle) => self.task = Some(Task { handle, stop }),
             Err(e) => say(&format!("info string error: cannot start {name}: {e}")),
         }
     }
 
     /// Before a command that reads or changes the engine's state (and at the end of input): a
-    /// running search is stopped, a running `go perft` or `bench` finished, as a script that
-    /// pipes `go perft 6` expects.
-    pub(super) fn settle(&mut self) {
-        if self.running.as_ref().is_some_and(|r| r.search) {
-            self.stop_job();
-        } else {
-            self.join_job();
+    /// running search is stopped; a running `go perft` or `bench` is waited for while the input
+    /// is still read, so `stop`, `isready` and `quit` behind the command are heard (other
+    /// commands wait their turn). In a script (commands given as arguments) a search with
+    /// limits of its own is waited for too, as the script expects.
+    pub(super) fn settle(&mut self, input: &mut Input) {
+        if self.script {
+            if self.searcher.is_searching() && !self.search_waits_for_stop {
+                self.searcher.wait();
+            }
+            self.join_task();
         }
-    }
-
-    /// `stop` and `quit`: ends a running job of any kind at once.
-    pub(super) fn stop_job(&mut self) {
-        if let Some(running) = &self.running {
-            running.pondering.store(false, Ordering::Release);
-            running.stop.store(true, Ordering::Release);
+        if self.searcher.is_searching() {
+            self.searcher.stop();
+            self.searcher.wait();
         }
-        self.join_job();
-    }
-
-    /// Waits for a running job to end (a search writes its `bestmove`) and takes a search's
-    /// workers back.
-    fn join_job(&mut self) {
-        if let Some(running) = self.running.take() {
-            match running.handle.join() {
-                Ok(Some(workers)) => self.workers = workers,
-                Ok(None) => {}
-                Err(_) => {
-                    // A search thread cannot panic in a correct build; if it did, start afresh.
-                    say("info string error: search thread failed; state reset");
-                    self.workers = (0..self.options.threads).map(Worker::new).collect();
+        while let Some(task) = &self.task {
+            if task.handle.is_finished() {
+                self.join_task();
+                break;
+            }
+            match input.next_within(Duration::from_millis(10)) {
+                None => {}
+                Some(None) => {
+                    // The end of input: nobody waits for the result any more.
+                    self.quit_requested = true;
+                    task.stop.store(true, Ordering::Release);
                 }
+                // `quit` ends everything at once. `stop` and `isready` are this task's unless a
+                // command waits before them: then `stop` may be meant for a deferred `go`, and
+                // `readyok` must follow the commands sent before `isready`, so they wait their
+                // turn like everything else.
+                Some(Some(line)) => match super::command::parse(&line) {
+                    Command::Quit => {
+                        self.quit_requested = true;
+                        task.stop.store(true, Ordering::Release);
+                    }
+                    Command::IsReady if self.deferred.is_empty() => say("readyok"),
+                    // A second `stop` is for the command after it.
+                    Command::Stop if self.deferred.is_empty() && !task.stop.load(Ordering::Acquire) => {
+                        task.stop.store(true, Ordering::Release)
+                    }
+                    _ => self.deferred.push_back(line),
+                },
+            }
+        }
+    }
+
+    /// `stop` and `quit`: ends a running search or task at once (the search's answer is given
+    /// when this returns; helpers beyond the machine's cores may still be winding down, which
+    /// the next search waits for).
+    pub(super) fn stop_all(&mut self) {
+        self.searcher.stop();
+        self.searcher.wait_answered();
+        if let Some(task) = &self.task {
+            task.stop.store(true, Ordering::Release);
+        }
+        self.join_task();
+    }
+
+    /// Waits for a perft or bench to end.
+    fn join_task(&mut self) {
+        if let Some(task) = self.task.take() {
+            if task.handle.join().is_err() {
+                say("info string error: the task failed");
             }
         }
     }
@@ -144,62 +176,44 @@ impl Engine {
             multipv: self.options.multipv,
             weakness: self.weakness(),
         };
-        let infinite = go.infinite;
-        let stop = Arc::new(AtomicBool::new(false));
-        let pondering = Arc::new(AtomicBool::new(go.ponder));
-        let tt = Arc::clone(&self.tt);
-        let history = self.history.clone();
-        let overhead = ms(self.options.move_overhead_ms);
-        let mut workers = std::mem::take(&mut self.workers);
-        for w in workers.iter_mut() {
-            w.use_nnue = self.options.use_nnue;
-            w.set_network(&self.network);
-        }
         let chess960 = pos.is_chess960();
-        let show_wdl = self.options.show_wdl;
-        let tablebases = self.tablebases.clone();
-        let (probe_depth, probe_limit, rule50) =
-            (self.options.syzygy_probe_depth, self.options.syzygy_probe_limit, self.options.syzygy_rule50);
-        let (thread_stop, thread_pondering) = (Arc::clone(&stop), Arc::clone(&pondering));
-        tt.new_search();
-
-        let handle = std::thread::Builder::new().name("search".into()).stack_size(16 << 20).spawn(move || {
-            let started = Instant::now();
-            let counters: Vec<NodeCounter> = workers.iter().map(|_| NodeCounter::default()).collect();
-            // The search's own stop (a limit reached) is not the GUI's `stop`, which only
-            // `thread_stop` carries.
-            let search_stop = AtomicBool::new(false);
-            let syzygy = tablebases.as_deref().map(|tables| Syzygy { tables, probe_depth, probe_limit, rule50 });
-            let shared = Shared::new(&tt, &search_stop, &thread_pondering, &counters)
-                .with_abort(&thread_stop)
-                .with_syzygy(syzygy);
-            let mut printer = InfoPrinter::new(chess960, show_wdl);
-            let wait = || {
-                // After `go infinite` the answer waits for `stop`, after `go ponder` for
-                // `ponderhit` or `stop`, even when the search reached a depth, node or mate limit
-                // of its own.
-                while !thread_stop.load(Ordering::Acquire) && (infinite || thread_pondering.load(Ordering::Acquire)) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            };
-            let request =
-                Request { root: &pos, history: &history, limits: &limits, overhead, searchmoves: &searchmoves };
-            let results = crate::search::run_threads(&mut workers, &request, &shared, &mut printer, wait);
+        let syzygy = self.tablebases.as_ref().map(|tables| Syzygy {
+            tables: Arc::clone(tables),
+            probe_depth: self.options.syzygy_probe_depth,
+            probe_limit: self.options.syzygy_probe_limit,
+            rule50: self.options.syzygy_rule50,
+        });
+        let multipv = limits.multipv;
+        let job = Job {
+            root: pos,
+            history: self.history.clone(),
+            limits,
+            overhead: ms(self.options.move_overhead_ms),
+            searchmoves,
+            wait_for_stop: go.infinite,
+            ponder: go.ponder,
+            syzygy,
+        };
+        self.search_waits_for_stop = go.infinite || go.ponder;
+        self.searcher.configure(self.options.use_nnue, &self.network);
+        let printer = Arc::new(Mutex::new(InfoPrinter::new(chess960, self.options.show_wdl)));
+        let last_word = Arc::clone(&printer);
+        let finish = move |outcome: &Outcome| {
+            let result = outcome.best();
+            let mut printer = last_word.lock().unwrap_or_else(|e| e.into_inner());
             // The last line shown must begin with the move played (GUIs and match runners
             // check it): with several threads the move comes from a vote, and a search stopped
             // inside an iteration plays that iteration's first move once it was searched.
-            let chosen = crate::search::vote(&results);
-            let result = &results[chosen];
-            if limits.multipv <= 1 && result.best.is_some() && printer.last_best != result.best {
+            if multipv <= 1 && result.best.is_some() && printer.last_best != result.best {
                 printer.iteration(&Iteration {
                     depth: result.depth.max(1),
                     seldepth: result.depth.max(1) as usize,
                     score: ReportedScore::from_internal(result.score),
                     bound: ScoreBound::Exact,
-                    nodes: shared.total_nodes(),
-                    time: started.elapsed(),
-                    hashfull: tt.hashfull(),
-                    tbhits: shared.tbhits(),
+                    nodes: outcome.nodes,
+                    time: outcome.elapsed,
+                    hashfull: outcome.hashfull,
+                    tbhits: outcome.tbhits,
                     pv: result.pv.clone(),
                     multipv: 1,
                 });
@@ -209,13 +223,13 @@ impl Engine {
                 say(if pos.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
             }
             // The search's totals, all threads counted, as its last word before the move.
-            let (nodes, time) = (shared.total_nodes(), started.elapsed());
             say(&format!(
-                "info nodes {nodes} nps {} hashfull {} tbhits {} time {}",
-                nps(nodes, time),
-                tt.hashfull(),
-                shared.tbhits(),
-                time.as_millis()
+                "info nodes {} nps {} hashfull {} tbhits {} time {}",
+                outcome.nodes,
+                nps(outcome.nodes, outcome.elapsed),
+                outcome.hashfull,
+                outcome.tbhits,
+                outcome.elapsed.as_millis()
             ));
             let text = match result.best {
                 Some(best) => match result.ponder {
@@ -225,16 +239,7 @@ impl Engine {
                 None => "bestmove 0000".to_string(),
             };
             say(&text);
-            Some(workers)
-        });
-        match handle {
-            Ok(handle) => self.running = Some(Running { handle, search: true, stop, pondering }),
-            Err(e) => {
-                say(&format!("info string error: cannot start the search thread: {e}"));
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
-                let fallback = pos.legal_moves().first().map(|m| m.to_uci(chess960).to_string());
-                say(&format!("bestmove {}", fallback.unwrap_or_else(|| "0000".into())));
-            }
-        }
+        };
+        self.searcher.start(job, Box::new(SharedPrinter(printer)), Box::new(finish));
     }
 }

@@ -3,24 +3,30 @@
 //! `options` (the option table), `job` (the running search, `go perft`, `bench`) and `report`
 //! (`info` lines and the WDL model).
 //!
-//! The loop never blocks on a search: `isready` is answered at once, `stop`, `ponderhit` and
-//! `quit` reach the search through atomics. `go perft` and `bench` run the same way, on a thread
-//! of their own that `stop` and `quit` end. Commands that change what a search reads
-//! (`position`, `setoption`, `ucinewgame`, a new `go`) first stop and join a running job, so its
-//! state is never changed under it and exactly one `bestmove` is written per `go`.
+//! The loop never blocks on a search: input is read on a thread of its own, `isready` is
+//! answered at once, `stop`, `ponderhit` and `quit` reach the search through atomics. The search
+//! runs on the searcher's persistent threads. `go perft` and `bench` run on a thread of their
+//! own that `stop` and `quit` end. Commands that change what a search reads (`position`,
+//! `setoption`, `ucinewgame`, a new `go`) first stop a running search, or wait for a perft or
+//! bench while still hearing `stop`, `isready` and `quit`, so no state is changed under running
+//! work and exactly one `bestmove` is written per `go`. Commands given as arguments are a
+//! script: each runs to its end before the next (a search waiting for `stop` aside).
 
 pub mod command;
 mod job;
 pub mod options;
 mod report;
 
+use std::collections::VecDeque;
 use std::io::BufRead;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::nnue::Network;
 use crate::perft;
 use crate::position::Position;
-use crate::search::Worker;
+use crate::search::Searcher;
 use crate::tt::TranspositionTable;
 use crate::types::Color;
 use command::{Command, Start};
@@ -59,8 +65,8 @@ pub struct Engine {
     /// Keys of the game's positions before `position`, oldest first (for repetitions).
     history: Vec<u64>,
     options: Options,
-    tt: Arc<TranspositionTable>,
-    workers: Vec<Worker>,
+    /// The search threads and the table.
+    searcher: Searcher,
     /// The network the searches evaluate with (`EvalFile`).
     network: Arc<Network>,
     /// The opening book (`BookFile`), played from when `OwnBook` is on.
@@ -71,8 +77,68 @@ pub struct Engine {
     noise_seed: u64,
     /// The Syzygy tables found on `SyzygyPath`.
     tablebases: Option<Arc<crate::syzygy::Tablebases>>,
-    running: Option<job::Running>,
+    /// A running `go perft` or `bench`.
+    task: Option<job::Task>,
+    /// Whether the running search answers only after `stop` or `ponderhit`.
+    search_waits_for_stop: bool,
+    /// Lines read while waiting for a task, handled after it in their order.
+    deferred: VecDeque<String>,
+    /// `quit` (or the end of input) was read while waiting for a task.
+    quit_requested: bool,
+    /// The input is a script (commands given as arguments): each command runs to its end.
+    script: bool,
     debug: bool,
+}
+
+/// Lines of input, read on a thread of their own so that the loop can wait for work and still
+/// hear `stop`, `isready` and `quit`.
+pub struct Input {
+    lines: Receiver<String>,
+}
+
+impl Input {
+    /// Reads `reader` line by line on its own thread. Lines are read as bytes: one that is not
+    /// UTF-8 (a Latin-1 path, say) is decoded with replacement characters and handled like any
+    /// other bad input, not taken as the end.
+    pub fn from_reader(reader: impl BufRead + Send + 'static) -> Input {
+        let (tx, lines) = mpsc::channel();
+        let spawned = std::thread::Builder::new().name("input".into()).spawn(move || {
+            for line in reader.split(b'\n') {
+                let Ok(line) = line else { break };
+                let text = String::from_utf8_lossy(&line).trim_end_matches('\r').to_string();
+                if tx.send(text).is_err() {
+                    break;
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            eprintln!("error: cannot start the input thread: {e}");
+        }
+        Input { lines }
+    }
+
+    /// The given lines, then the end.
+    pub fn from_lines(lines: &[String]) -> Input {
+        let (tx, rx) = mpsc::channel();
+        for line in lines {
+            let _ = tx.send(line.clone());
+        }
+        Input { lines: rx }
+    }
+
+    /// The next line; `None` at the end of input.
+    fn next(&mut self) -> Option<String> {
+        self.lines.recv().ok()
+    }
+
+    /// The next line if one comes within `wait`: `None` if none came, `Some(None)` at the end.
+    fn next_within(&mut self, wait: Duration) -> Option<Option<String>> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Some(Some(line)),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(None),
+        }
+    }
 }
 
 impl Default for Engine {
@@ -81,15 +147,19 @@ impl Default for Engine {
         Engine {
             position: Position::startpos(),
             history: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            workers: vec![Worker::new(0)],
+            searcher: Searcher::new(options.threads, TranspositionTable::new(options.hash_mb))
+                .expect("the process can start one search thread"),
             network: Arc::clone(crate::nnue::embedded()),
             book: None,
             book_rng: crate::rng::Rng::new(clock_seed()),
             noise_seed: clock_seed(),
             tablebases: None,
             options,
-            running: None,
+            task: None,
+            search_waits_for_stop: false,
+            deferred: VecDeque::new(),
+            quit_requested: false,
+            script: false,
             debug: false,
         }
     }
@@ -108,22 +178,37 @@ impl Engine {
         &self.position
     }
 
-    /// Runs the loop until `quit` or the end of input (which counts as `quit`).
-    pub fn run(&mut self, input: impl BufRead) {
-        // Lines are read as bytes: one that is not UTF-8 (a Latin-1 path, say) is decoded with
-        // replacement characters and handled like any other bad input, not taken as the end.
-        for line in input.split(b'\n') {
-            let Ok(line) = line else { break };
-            let line = String::from_utf8_lossy(&line);
-            if self.handle(line.trim_end_matches('\r')) == Flow::Quit {
+    /// Runs the loop until `quit` or the end of input (which counts as `quit`: running work is
+    /// stopped, nobody waits for it).
+    pub fn run(&mut self, mut input: Input) {
+        loop {
+            let line = match self.deferred.pop_front() {
+                Some(line) => line,
+                None if self.quit_requested => break,
+                None => match input.next() {
+                    Some(line) => line,
+                    None => break,
+                },
+            };
+            if self.handle(&line, &mut input) == Flow::Quit {
                 return;
             }
         }
-        self.settle();
+        if self.script {
+            self.settle(&mut input);
+        }
+        self.stop_all();
     }
 
-    /// Handles one line of input.
-    pub fn handle(&mut self, line: &str) -> Flow {
+    /// Runs `lines` as a script: each command to its end before the next (a search that waits
+    /// for `stop` aside), then `quit`.
+    pub fn run_script(&mut self, lines: &[String]) {
+        self.script = true;
+        self.run(Input::from_lines(lines));
+    }
+
+    /// Handles one line of input; `input` is read on while a perft or bench must be waited for.
+    fn handle(&mut self, line: &str, input: &mut Input) -> Flow {
         match command::parse(line) {
             Command::Uci => {
                 say(&format!("id name {NAME}"));
@@ -134,45 +219,53 @@ impl Engine {
                 say("uciok");
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => say("readyok"),
+            // During a search: at once. Else once new search threads have their workers, so a
+            // GUI that waits for `readyok` after `Threads` starts its clock on a ready engine.
+            Command::IsReady => {
+                if !self.searcher.is_searching() {
+                    self.searcher.wait_ready();
+                }
+                say("readyok")
+            }
             Command::Register => {}
             Command::SetOption { name, value } => {
-                self.settle();
+                self.settle(input);
                 self.set_option(&name, value.as_deref());
             }
             Command::UciNewGame => {
-                self.settle();
-                if let Some(tt) = Arc::get_mut(&mut self.tt) {
-                    tt.clear();
-                }
-                self.workers.iter_mut().for_each(Worker::clear);
+                self.settle(input);
+                self.searcher.clear();
                 self.noise_seed = self.book_rng.next_u64();
                 self.position = Position::startpos();
                 self.position.set_chess960(self.options.chess960);
                 self.history.clear();
             }
             Command::Position { start, moves } => {
-                self.settle();
+                self.settle(input);
                 self.set_position(start, &moves);
             }
             Command::Go(go) => {
-                self.settle();
+                self.settle(input);
                 self.go(go);
             }
             Command::GoPerft { depth } => {
-                self.settle();
+                self.settle(input);
                 let pos = self.position;
-                self.spawn_job("perft", move |stop| {
+                self.spawn_task("perft", move |stop| {
                     // Written whole at the end: standard output stays free for `readyok`.
                     let mut out = Vec::new();
                     let _ = perft::print_divide(&pos, depth, 1, None, stop, &mut out);
                     say(String::from_utf8_lossy(&out).trim_end());
                 });
             }
-            Command::Stop => self.stop_job(),
+            Command::Stop => self.stop_all(),
             Command::PonderHit => self.ponderhit(),
             Command::Quit => {
-                self.stop_job();
+                // A script's work runs to its end first.
+                if self.script {
+                    self.settle(input);
+                }
+                self.stop_all();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -190,9 +283,9 @@ impl Engine {
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
             }
             Command::Bench { depth } => {
-                self.settle();
+                self.settle(input);
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                self.spawn_job("bench", move |stop| {
+                self.spawn_task("bench", move |stop| {
                     let (threads, hash, nnue) = (1, 16, crate::nnue::ON_BY_DEFAULT);
                     let mut out = Vec::new();
                     match crate::bench::run_with(depth, threads, hash, nnue, stop, &mut out) {
@@ -203,7 +296,7 @@ impl Engine {
             }
             Command::Genfens { count, seed, book } => {
                 // Run here, to its end: OpenBench sends `quit` right after it.
-                self.settle();
+                self.settle(input);
                 let starts = match book.as_deref().map(crate::genfens::read_book) {
                     None => Vec::new(),
                     Some(Ok(starts)) => starts,
@@ -232,27 +325,23 @@ impl Engine {
         match self.options.set(name, value) {
             Ok(Change::Stored) => {
                 let n = self.options.threads;
-                if self.workers.len() != n {
-                    self.workers.truncate(n);
-                    while self.workers.len() < n {
-                        self.workers.push(Worker::new(self.workers.len()));
+                if self.searcher.threads() != n {
+                    if let Err(why) = self.searcher.set_threads(n) {
+                        say(&format!("info string error: Threads: {why}"));
+                        self.options.threads = self.searcher.threads();
                     }
                 }
                 self.position.set_chess960(self.options.chess960 || self.position.is_chess960());
             }
             Ok(Change::Resize(mb)) => match TranspositionTable::try_new(mb) {
                 Some(tt) => {
-                    self.tt = Arc::new(tt);
+                    self.searcher.set_table(tt);
                     self.options.hash_mb = mb;
                 }
                 None => say(&format!("info string error: cannot allocate {mb} MB of hash; table kept")),
             },
             // The table's evaluations were made at the old strength.
-            Ok(Change::ClearHash | Change::Strength) => {
-                if let Some(tt) = Arc::get_mut(&mut self.tt) {
-                    tt.clear();
-                }
-            }
+            Ok(Change::ClearHash | Change::Strength) => self.searcher.clear_table(),
             Ok(Change::LoadBook(None)) => {
                 self.book = None;
                 self.options.book_file = options::NO_BOOK.to_string();

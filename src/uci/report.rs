@@ -49,6 +49,10 @@ impl Reporter for InfoPrinter {
         }
         say(&info_line(info, self.chess960, self.show_wdl));
     }
+
+    fn current_move(&mut self, depth: i32, mv: Move, number: usize) {
+        say(&format!("info depth {depth} currmove {} currmovenumber {number}", mv.to_uci(self.chess960)));
+    }
 }
 
 /// Win, draw and loss chances in permille from a score (`UCI_ShowWDL`). Each side's winning

@@ -1,0 +1,580 @@
+//! The searcher: a pool of persistent search threads, one per worker, kept between searches as
+//! engines with a thread pool do. Thread 0 is the main thread (limits, reports, the vote); the
+//! others are lazy-SMP helpers. Every caller that searches with more than its own thread uses
+//! it: the UCI front (`start`, `stop`, `ponderhit`, `wait`), `bench`, `epd` and `play` (the
+//! blocking [`Searcher::search`]).
+//!
+//! A search is one [`Run`] shared by the threads through an `Arc`: the owned [`Job`], the
+//! [`Shared`] state (table, flags, counters) and the helpers' results. Starting a search sends it
+//! to every thread; nothing is spawned or allocated per `go`. Threads are started when the pool
+//! grows, each allocating its own worker, and ended when it shrinks or is dropped.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::threads::vote;
+use super::worker::Worker;
+use super::{Iteration, Limits, Reporter, Request, SearchResult, Shared, Silent, Syzygy};
+use crate::nnue::Network;
+use crate::position::Position;
+use crate::tt::TranspositionTable;
+use crate::types::Move;
+
+/// What one search is asked, owned so that persistent threads can take it.
+#[derive(Clone)]
+pub struct Job {
+    pub root: Position,
+    /// Keys of the game's positions before `root`, oldest first (for repetitions).
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    /// Time kept in hand for the GUI and the pipes (`Move Overhead`).
+    pub overhead: Duration,
+    /// If not empty, the root moves to choose among (`go searchmoves`).
+    pub searchmoves: Vec<Move>,
+    /// The answer waits for `stop` even when the search reaches a limit of its own (`go
+    /// infinite`).
+    pub wait_for_stop: bool,
+    /// The search starts pondering: no clock until `ponderhit`, and the answer waits for it
+    /// (or `stop`).
+    pub ponder: bool,
+    pub syzygy: Option<Syzygy>,
+}
+
+impl Job {
+    /// A search of `root` within `limits`, with no game before it and nothing else asked.
+    pub fn new(root: Position, limits: Limits) -> Job {
+        Job {
+            root,
+            history: Vec::new(),
+            limits,
+            overhead: Duration::ZERO,
+            searchmoves: Vec::new(),
+            wait_for_stop: false,
+            ponder: false,
+            syzygy: None,
+        }
+    }
+}
+
+/// How a search ended: every thread's result (the main thread's first) and the one played.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub results: Vec<SearchResult>,
+    /// The result played, chosen by [`vote`].
+    pub chosen: usize,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    pub tbhits: u64,
+    pub hashfull: u32,
+    /// From the start of the search to its answer.
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    /// The result played.
+    pub fn best(&self) -> &SearchResult {
+        &self.results[self.chosen]
+    }
+}
+
+/// The main thread's part of a run: where it reports, and what it does with the outcome.
+struct MainPart {
+    reporter: Box<dyn Reporter + Send>,
+    finish: Box<dyn FnOnce(&Outcome) + Send>,
+}
+
+/// One search, shared by every thread of the pool.
+struct Run {
+    job: Job,
+    shared: Shared,
+    helper_limits: Limits,
+    main: Mutex<Option<MainPart>>,
+    /// Each helper's result: its last completed iteration while it searches, its final result
+    /// once it has stopped (`true`).
+    helpers: Mutex<Vec<(Option<SearchResult>, bool)>>,
+    helper_done: Condvar,
+    /// Set when the answer is given (the main thread's `finish` has run).
+    answered: Mutex<bool>,
+    answered_signal: Condvar,
+    /// Threads still searching; the last to stop sets `idle`.
+    busy: AtomicUsize,
+    /// Set when every thread has stopped: the table and the workers are free again.
+    idle: Mutex<bool>,
+    idle_signal: Condvar,
+    started: Instant,
+}
+
+impl Run {
+    /// A thread's part is over; the last one marks the run idle.
+    fn leave(&self) {
+        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
+            *lock(&self.idle) = true;
+            self.idle_signal.notify_all();
+        }
+    }
+
+    fn request<'a>(&'a self, limits: &'a Limits) -> Request<'a> {
+        Request {
+            root: &self.job.root,
+            history: &self.job.history,
+            limits,
+            overhead: self.job.overhead,
+            searchmoves: &self.job.searchmoves,
+        }
+    }
+}
+
+/// What a pool thread is told to do, in order.
+enum Task {
+    Search(Arc<Run>),
+    Clear,
+    Configure { use_nnue: bool, network: Arc<Network> },
+}
+
+struct PoolThread {
+    tasks: Sender<Task>,
+    handle: JoinHandle<()>,
+    /// Set once the thread has allocated its worker.
+    ready: Arc<AtomicBool>,
+}
+
+/// A locked mutex even if a thread panicked holding it (the data is plain and stays usable).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The pool: persistent threads with their workers, and the transposition table.
+pub struct Searcher {
+    threads: Vec<PoolThread>,
+    tt: Arc<TranspositionTable>,
+    running: Option<Arc<Run>>,
+    use_nnue: bool,
+    network: Arc<Network>,
+}
+
+impl Searcher {
+    /// A pool of `threads` threads (at least one) searching with `tt`. An error when not even
+    /// one thread can be started.
+    pub fn new(threads: usize, tt: TranspositionTable) -> Result<Searcher, String> {
+        let mut searcher = Searcher {
+            threads: Vec::new(),
+            tt: Arc::new(tt),
+            running: None,
+            use_nnue: crate::nnue::ON_BY_DEFAULT,
+            network: Arc::clone(crate::nnue::embedded()),
+        };
+        searcher.set_threads(threads)?;
+        Ok(searcher)
+    }
+
+    /// A pool of `threads` threads with a fresh table of `hash_mb` MiB.
+    pub fn with_hash(threads: usize, hash_mb: usize) -> Result<Searcher, String> {
+        let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
+        Searcher::new(threads, tt)
+    }
+
+    /// How many threads search.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Grows or shrinks the pool to `n` threads (at least one), after the running search ends.
+    /// New threads allocate their workers themselves, in parallel, so this returns at once.
+    /// When fewer threads than asked can be started, the pool keeps those and says so.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        self.wait();
+        let n = n.max(1);
+        while self.threads.len() > n {
+            let t = self.threads.pop().expect("more than n");
+            drop(t.tasks);
+            let _ = t.handle.join();
+        }
+        while self.threads.len() < n {
+            let id = self.threads.len();
+            let (tasks, inbox) = mpsc::channel();
+            let (use_nnue, network) = (self.use_nnue, Arc::clone(&self.network));
+            let yields = id > 0 && n > cores();
+            let ready = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&ready);
+            let spawned =
+                std::thread::Builder::new().name(format!("search-{id}")).stack_size(16 << 20).spawn(move || {
+                    if yields {
+                        lower_priority();
+                    }
+                    thread_main(id, use_nnue, network, inbox, &flag)
+                });
+            match spawned {
+                Ok(handle) => self.threads.push(PoolThread { tasks, handle, ready }),
+                Err(e) if self.threads.is_empty() => return Err(format!("cannot start a search thread: {e}")),
+                Err(e) => {
+                    return Err(format!("only {} of {n} search threads could be started: {e}", self.threads.len()))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until every thread has allocated its worker (`isready` after `Threads`, and before
+    /// a search, so that its clock is not spent on that).
+    pub fn wait_ready(&self) {
+        while !self.threads.iter().all(|t| t.ready.load(Ordering::Acquire) || t.handle.is_finished()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Replaces the table (after the running search ends).
+    pub fn set_table(&mut self, tt: TranspositionTable) {
+        self.wait();
+        self.tt = Arc::new(tt);
+    }
+
+    /// Forgets everything learned: the table, and each thread's histories (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.clear_table();
+        self.send_all(|| Task::Clear);
+    }
+
+    /// Empties the table only (`Clear Hash`, a new strength).
+    pub fn clear_table(&mut self) {
+        self.wait();
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        }
+    }
+
+    /// Evaluates with the network or not, and with which network, from the next search on.
+    pub fn configure(&mut self, use_nnue: bool, network: &Arc<Network>) {
+        if self.use_nnue == use_nnue && Arc::ptr_eq(&self.network, network) {
+            return;
+        }
+        self.wait();
+        self.use_nnue = use_nnue;
+        self.network = Arc::clone(network);
+        self.send_all(|| Task::Configure { use_nnue, network: Arc::clone(network) });
+    }
+
+    fn send_all(&self, task: impl Fn() -> Task) {
+        for t in &self.threads {
+            let _ = t.tasks.send(task());
+        }
+    }
+
+    /// Starts `job` on every thread and returns at once (after the previous search ended).
+    /// The main thread reports to `reporter`; when the search is over (and, after `go
+    /// infinite` or `go ponder`, `stop` or `ponderhit` came), it calls `finish` with the outcome.
+    pub fn start(&mut self, job: Job, reporter: Box<dyn Reporter + Send>, finish: Box<dyn FnOnce(&Outcome) + Send>) {
+        self.wait();
+        self.wait_ready();
+        self.tt.new_search();
+        let helper_limits =
+            Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
+        let shared =
+            Shared::new(Arc::clone(&self.tt), self.threads.len()).with_syzygy(job.syzygy.clone()).pondering(job.ponder);
+        let run = Arc::new(Run {
+            job,
+            shared,
+            helper_limits,
+            main: Mutex::new(Some(MainPart { reporter, finish })),
+            helpers: Mutex::new(vec![(None, false); self.threads.len() - 1]),
+            helper_done: Condvar::new(),
+            answered: Mutex::new(false),
+            answered_signal: Condvar::new(),
+            busy: AtomicUsize::new(self.threads.len()),
+            idle: Mutex::new(false),
+            idle_signal: Condvar::new(),
+            started: Instant::now(),
+        });
+        self.send_all(|| Task::Search(Arc::clone(&run)));
+        self.running = Some(run);
+    }
+
+    /// The GUI's `stop` (or `quit`): the running search ends within a thousand nodes, and its
+    /// answer no longer waits for anything.
+    pub fn stop(&self) {
+        if let Some(run) = &self.running {
+            run.shared.pondering.store(false, Ordering::Release);
+            run.shared.abort.store(true, Ordering::Release);
+        }
+    }
+
+    /// `ponderhit`: a pondering search goes on as a normal one, its clock starting now.
+    pub fn ponderhit(&self) {
+        if let Some(run) = &self.running {
+            run.shared.pondering.store(false, Ordering::Release);
+        }
+    }
+
+    /// Whether a search was started and has not given its answer.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|run| !*lock(&run.answered))
+    }
+
+    /// Waits for the running search to give its answer (its `finish` has run when this
+    /// returns). Helpers that were not scheduled in time may still be winding down.
+    pub fn wait_answered(&self) {
+        if let Some(run) = &self.running {
+            wait_flag(&run.answered, &run.answered_signal);
+        }
+    }
+
+    /// Waits for the running search to end on every thread (its `finish` has run, and the
+    /// table and workers are free).
+    pub fn wait(&mut self) {
+        if let Some(run) = self.running.take() {
+            wait_flag(&run.idle, &run.idle_signal);
+        }
+    }
+
+    /// Waits at most `timeout` for the running search to end on every thread; true when it has.
+    pub fn wait_for(&mut self, timeout: Duration) -> bool {
+        let Some(run) = &self.running else { return true };
+        let deadline = Instant::now() + timeout;
+        let mut idle = lock(&run.idle);
+        while !*idle {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            idle = run.idle_signal.wait_timeout(idle, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
+        }
+        drop(idle);
+        self.running = None;
+        true
+    }
+
+    /// Searches `job` and returns its outcome, each iteration reported to `reporter` on this
+    /// thread; `abort` (polled every few milliseconds) stops it as `stop` would.
+    pub fn search(
+        &mut self,
+        job: Job,
+        reporter: &mut dyn Reporter,
+        abort: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Outcome {
+        let (info_tx, info_rx) = mpsc::channel::<Iteration>();
+        let (end_tx, end_rx) = mpsc::channel::<Outcome>();
+        self.start(
+            job,
+            Box::new(Forward(info_tx)),
+            Box::new(move |outcome: &Outcome| {
+                let _ = end_tx.send(outcome.clone());
+            }),
+        );
+        let mut reporting = true;
+        loop {
+            if reporting {
+                match info_rx.recv_timeout(Duration::from_millis(5)) {
+                    Ok(info) => reporter.iteration(&info),
+                    // The main thread dropped its reporter: its search is over.
+                    Err(mpsc::RecvTimeoutError::Disconnected) => reporting = false,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                }
+            } else if self.wait_for(Duration::from_millis(5)) {
+                break;
+            }
+            if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                self.stop();
+            }
+        }
+        end_rx.recv().expect("a finished search sends its outcome")
+    }
+
+    /// [`Searcher::search`] without reports or an outside stop.
+    pub fn search_silently(&mut self, job: Job) -> Outcome {
+        self.search(job, &mut Silent, None)
+    }
+}
+
+impl Drop for Searcher {
+    /// The running search is stopped and its answer waited for; the threads end by themselves
+    /// once their part is over (a process that exits does not wait for them).
+    fn drop(&mut self) {
+        self.stop();
+        self.wait_answered();
+        for t in self.threads.drain(..) {
+            drop(t.tasks);
+        }
+    }
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// With more threads than cores, helpers run at a lower priority than the main thread, so the
+/// main thread is still scheduled often enough to keep the clock and hear `stop`.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    extern "C" {
+        fn gettid() -> i32;
+        fn setpriority(which: i32, who: u32, prio: i32) -> i32;
+    }
+    // SAFETY: two C library calls with plain integer arguments that name this thread only
+    // (`PRIO_PROCESS` with a thread id sets that thread's niceness on Linux); a failure leaves
+    // the priority as it was, which is harmless.
+    unsafe {
+        let tid = gettid();
+        setpriority(0, tid as u32, 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+/// Waits until `flag` is set.
+fn wait_flag(flag: &Mutex<bool>, signal: &Condvar) {
+    let mut set = lock(flag);
+    while !*set {
+        set = signal.wait(set).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// A helper's reports: its last completed iteration, kept for the vote.
+struct Snapshot<'a> {
+    run: &'a Run,
+    slot: usize,
+}
+
+impl Reporter for Snapshot<'_> {
+    fn iteration(&mut self, _info: &Iteration) {}
+
+    fn completed(&mut self, result: &SearchResult) {
+        lock(&self.run.helpers)[self.slot].0 = Some(result.clone());
+    }
+}
+
+/// Sends each iteration to the thread that asked for the search.
+struct Forward(Sender<Iteration>);
+
+impl Reporter for Forward {
+    fn iteration(&mut self, info: &Iteration) {
+        let _ = self.0.send(info.clone());
+    }
+}
+
+/// A pool thread: its worker, allocated here, then tasks until the pool lets it go.
+fn thread_main(id: usize, use_nnue: bool, network: Arc<Network>, inbox: Receiver<Task>, ready: &AtomicBool) {
+    let mut worker = Worker::new(id);
+    worker.use_nnue = use_nnue;
+    worker.set_network(&network);
+    ready.store(true, Ordering::Release);
+    for task in inbox {
+        match task {
+            Task::Search(run) if id == 0 => {
+                main_search(&mut worker, &run);
+                run.leave();
+            }
+            Task::Search(run) => {
+                let mut snapshot = Snapshot { run: &run, slot: id - 1 };
+                let result = worker.search(&run.request(&run.helper_limits), &run.shared, &mut snapshot);
+                lock(&run.helpers)[id - 1] = (Some(result), true);
+                run.helper_done.notify_all();
+                run.leave();
+            }
+            Task::Clear => worker.clear(),
+            Task::Configure { use_nnue, network } => {
+                worker.use_nnue = use_nnue;
+                worker.set_network(&network);
+            }
+        }
+    }
+}
+
+/// How long the main thread waits for stopped helpers to hand in their results before it votes
+/// with the last iterations of those still winding down (threads beyond the machine's cores may
+/// not be scheduled for a while, and the answer must not wait for them).
+const HELPER_GRACE: Duration = Duration::from_millis(5);
+
+/// The main thread's search: its own limits and reports; then, after `go infinite` or `go
+/// ponder`, it waits for `stop` or `ponderhit`; then the helpers are stopped and collected, the
+/// move voted, and the outcome handed to `finish`.
+fn main_search(worker: &mut Worker, run: &Run) {
+    let Some(MainPart { mut reporter, finish }) = lock(&run.main).take() else { return };
+    let result = worker.search(&run.request(&run.job.limits), &run.shared, &mut *reporter);
+    drop(reporter);
+    let shared = &run.shared;
+    while !shared.abort.load(Ordering::Acquire) && (run.job.wait_for_stop || shared.pondering.load(Ordering::Acquire)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shared.stop.store(true, Ordering::Release);
+    let deadline = Instant::now() + HELPER_GRACE;
+    let mut helpers = lock(&run.helpers);
+    while !helpers.iter().all(|(_, stopped)| *stopped) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        helpers = run.helper_done.wait_timeout(helpers, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
+    }
+    let mut results = vec![result];
+    // A helper without a completed iteration has no vote.
+    results.extend(helpers.iter().filter_map(|(r, _)| r.clone()));
+    drop(helpers);
+    let outcome = Outcome {
+        chosen: vote(&results),
+        results,
+        nodes: shared.total_nodes(),
+        tbhits: shared.tbhits(),
+        hashfull: shared.tt.hashfull(),
+        elapsed: run.started.elapsed(),
+    };
+    finish(&outcome);
+    *lock(&run.answered) = true;
+    run.answered_signal.notify_all();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    #[test]
+    fn the_pool_searches_again_and_again_with_the_same_threads() {
+        let mut searcher = Searcher::with_hash(3, 4).unwrap();
+        let pos = Position::startpos();
+        for depth in [3, 5, 4] {
+            let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(depth), ..Limits::default() }));
+            assert!((1..=3).contains(&outcome.results.len()));
+            assert!(outcome.best().best.is_some());
+            assert!(outcome.results[0].depth >= depth, "the main thread reached the depth");
+        }
+        searcher.set_threads(1).unwrap();
+        let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(4), ..Limits::default() }));
+        assert_eq!(outcome.results.len(), 1);
+        // One thread at a fixed depth: the same as a fresh one-thread search after a clear.
+        searcher.clear();
+        let again = searcher.search_silently(Job::new(pos, Limits { depth: Some(6), ..Limits::default() }));
+        let mut fresh = Searcher::with_hash(1, 4).unwrap();
+        let first = fresh.search_silently(Job::new(pos, Limits { depth: Some(6), ..Limits::default() }));
+        assert_eq!(again.results[0], first.results[0]);
+    }
+
+    #[test]
+    fn stop_ends_an_infinite_search_and_wait_returns_after_finish() {
+        let mut searcher = Searcher::with_hash(2, 4).unwrap();
+        let job = Job { wait_for_stop: true, ..Job::new(Position::startpos(), Limits::default()) };
+        let (tx, rx) = mpsc::channel();
+        searcher.start(
+            job,
+            Box::new(Silent),
+            Box::new(move |o: &Outcome| {
+                let _ = tx.send(o.best().best);
+            }),
+        );
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(searcher.is_searching());
+        assert!(rx.try_recv().is_err(), "no answer before stop");
+        searcher.stop();
+        searcher.wait();
+        assert!(rx.try_recv().unwrap().is_some());
+        assert!(!searcher.is_searching());
+    }
+}
