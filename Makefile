@@ -1,26 +1,34 @@
 # OpenBench and fastchess builds: `make` builds the engine for this machine's CPU (native
-# features such as POPCNT, AVX2 and BMI2) and copies it to $(EXE); `make EXE=/path/to/corvid-dev`
-# names it. The slider lookup is the fastest for the CPU: PEXT where it runs in hardware (Intel
-# from Haswell, AMD from Zen 3), magic multiplication elsewhere (build.rs asks the CPU);
-# `make PEXT=1` or `make PEXT=0` forces one. `EVALFILE=/path/to/net.nnue` embeds that network
-# instead of src/nnue/corvid.nnue (OpenBench passes networks under test this way).
+# features such as POPCNT, AVX2 and BMI2; .cargo/config.toml asks for them, so this is the same
+# build as `cargo build --release` and shares target/release with it) and copies it to $(EXE);
+# `make EXE=/path/to/corvid-dev` names it. The slider lookup is the fastest for the CPU: PEXT
+# where it runs in hardware (Intel from Haswell, AMD from Zen 3), magic multiplication elsewhere
+# (build.rs asks the CPU); `make PEXT=1` or `make PEXT=0` forces one. `EVALFILE=/path/net.nnue`
+# embeds that network instead of src/nnue/corvid.nnue (OpenBench passes networks under test
+# this way). `make install` puts the engine on the PATH ($(PREFIX)/bin, ~/.local/bin by default).
 EXE ?= corvid
-TARGET_DIR ?= target/native
 EVALFILE ?=
 PEXT ?=
+PREFIX ?= $(HOME)/.local
 export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 export CORVID_PEXT = $(PEXT)
 
-.PHONY: all portable clean
+.PHONY: all portable install clean
 
 all:
-	RUSTFLAGS="-C target-cpu=native" cargo build --release --target-dir $(TARGET_DIR)
-	cp $(TARGET_DIR)/release/corvid $(EXE)
-
-# Without CPU-specific instructions, for other machines.
-portable:
 	cargo build --release
 	cp target/release/corvid $(EXE)
+
+# Without CPU-specific instructions, for other machines (its own target directory, so the
+# native build is kept).
+portable:
+	RUSTFLAGS="" cargo build --release --target-dir target/portable
+	cp target/portable/release/corvid $(EXE)
+
+install: all
+	mkdir -p $(PREFIX)/bin
+	cp target/release/corvid $(PREFIX)/bin/corvid
+	@echo "installed $(PREFIX)/bin/corvid"
 
 clean:
 	cargo clean

@@ -421,7 +421,7 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             if stdin.is_terminal() {
                 println!(
                     "{} by the Corvid developers, {} sliders (type 'help' for commands)",
-                    uci::NAME,
+                    uci::id_name(),
                     crate::tables::SLIDER_LOOKUP
                 );
             }
@@ -441,7 +441,7 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         }
         Subcommand::Help(None) => print!("{}", help()),
         Subcommand::Help(Some(spec)) => print!("{}", spec.help()),
-        Subcommand::Version => println!("{}", uci::NAME),
+        Subcommand::Version => println!("{}", uci::version()),
         Subcommand::Perft { depth, fen, threads, hash_mb, chess960 } => {
             let mut pos = match fen {
                 None => Position::startpos(),

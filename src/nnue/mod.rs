@@ -315,6 +315,23 @@ pub fn bucket(pos: &Position) -> usize {
 /// The commit this binary was built from (`unknown` outside a git checkout).
 pub const BUILD_COMMIT: &str = embedded::BUILD_COMMIT;
 
+/// The kernel the network's inner loops run on this CPU: `avx2` (compiled in, or found at run
+/// time), `sse2`, or `scalar`.
+pub fn kernel() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if cfg!(target_feature = "avx2") || simd::has_avx2() {
+            "avx2"
+        } else {
+            "sse2"
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "scalar"
+    }
+}
+
 /// A fingerprint of the embedded network (FNV-1a of its bytes), to name it in data manifests.
 pub fn embedded_id() -> u64 {
     EMBEDDED.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3))

@@ -56,8 +56,41 @@ Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess9
   SyzygyProbeLimit, Syzygy50MoveRule.
 ";
 
-/// Engine name and version for `id name` and the banner.
+/// Engine name and version.
 pub const NAME: &str = concat!("Corvid ", env!("CARGO_PKG_VERSION"));
+
+/// The name with the commit it was built from, for `id name` (match records tell builds apart).
+pub fn id_name() -> String {
+    format!("{NAME} ({})", crate::nnue::BUILD_COMMIT)
+}
+
+/// What `corvid --version` says: the version, the commit, and how this binary was built (the
+/// CPU features compiled in, the slider lookup, the network's kernel).
+pub fn version() -> String {
+    let mut features: Vec<&str> = Vec::new();
+    for (on, name) in [
+        (cfg!(target_feature = "popcnt"), "popcnt"),
+        (cfg!(target_feature = "bmi2"), "bmi2"),
+        (cfg!(target_feature = "avx2"), "avx2"),
+        (cfg!(target_feature = "avx512f"), "avx512f"),
+    ] {
+        if on {
+            features.push(name);
+        }
+    }
+    let build = if features.is_empty() {
+        format!("{} portable build", std::env::consts::ARCH)
+    } else {
+        format!("{} build for this CPU ({})", std::env::consts::ARCH, features.join(", "))
+    };
+    format!(
+        "{NAME}\ncommit {}\n{build}, {} sliders, {} network kernel\nprofile {}",
+        crate::nnue::BUILD_COMMIT,
+        crate::tables::SLIDER_LOOKUP,
+        crate::nnue::kernel(),
+        if cfg!(debug_assertions) { "debug" } else { "release" }
+    )
+}
 
 /// The engine as the protocol sees it.
 pub struct Engine {
@@ -211,7 +244,7 @@ impl Engine {
     fn handle(&mut self, line: &str, input: &mut Input) -> Flow {
         match command::parse(line) {
             Command::Uci => {
-                say(&format!("id name {NAME}"));
+                say(&format!("id name {}", id_name()));
                 say("id author the Corvid developers");
                 for option in self.options.declarations() {
                     say(&option);
