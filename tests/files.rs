@@ -171,9 +171,12 @@ fn play_saves_only_to_regular_files_and_through_links() {
     std::fs::write(&target, "old").unwrap();
     let link = dir.join("link.pgn");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let input = format!("e4\nsave {}\nsave /dev/full\nsave {}\nquit\n", s(&link), s(&dir));
+    // The file is there: the first save asks, and `n` keeps it; `y` replaces it (through the link).
+    let input = format!("e4\nsave {}\nn\nsave {}\ny\nsave /dev/full\nsave {}\nquit\n", s(&link), s(&link), s(&dir));
     let (code, out, _) = corvid_within(&["play", "--tc", "none", "--elo", "1000"], &input, Duration::from_secs(30));
     assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out.matches("exists. Replace it? (y/n)").count(), 2, "{out}");
+    assert!(out.contains("Not saved;"), "{out}");
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
     assert!(std::fs::read_to_string(&target).unwrap().contains("1. e4"), "written through the link");
     assert!(out.contains("/dev/full: not a regular file"), "{out}");

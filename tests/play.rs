@@ -235,6 +235,42 @@ fn the_clock_runs_out() {
 }
 
 #[test]
+fn the_flag_falls_while_the_player_thinks_without_typing() {
+    let mut child = spawn(&["--tc", "0.005+0"]);
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    // Nothing is typed, and the input stays open: the 0.3 s clock still runs out.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.contains("White lost on time")) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => seen.push(line),
+            Err(_) => panic!("no flag fall with the input open: {seen:?}"),
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+}
+
+#[test]
+fn the_players_move_is_shown_before_the_reply_and_scores_say_whose() {
+    let (_, out) = session(&["--tc", "none", "--elo", "1500"], "e4\nhint\nquit\n");
+    let board_with_e4 = out.find("1. e4\n").expect("the move list after the player's move");
+    let reply = out.find(" plays 1... ").expect("the engine's reply");
+    assert!(board_with_e4 < reply, "{out}");
+    let said = out.lines().find(|l| l.contains(" plays 1... ")).unwrap();
+    assert!(said.contains(" for White") || said.contains(" for Black") || said.contains("(level)"), "{said}");
+    assert!(out.lines().any(|l| l.starts_with("Hint: ") && (l.contains(" for ") || l.contains("(level)"))), "{out}");
+}
+
+#[test]
 fn commands_answer() {
     let (code, out) = session(
         &["--elo", "1500", "--tc", "5+0"],

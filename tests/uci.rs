@@ -762,6 +762,21 @@ fn limited_strength_searches_less_and_still_takes_a_hanging_queen() {
         );
         assert_eq!(best, "f3h4", "{lines:?}");
     }
+    // However small its budget, the level compares every move at depth 1 before it plays one:
+    // in middlegames of 30-50 moves, and a mate in one is played.
+    for fen in [
+        "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
+        "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+        "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
+        "r1bq1r1k/b1p1npp1/p2p3p/1p6/3PP3/1B2NN2/PP3PPP/R2Q1RK1 w - - 1 16",
+    ] {
+        let (best, lines) = e.search(&format!("position fen {fen}"), "go wtime 60000 btime 60000");
+        let depth1 = lines.iter().rev().find(|l| l.starts_with("info depth ")).expect("an iteration is shown");
+        assert!(field(depth1, "pv").is_some_and(|pv| pv == best), "{fen}: {lines:?}");
+        assert!(!depth1.starts_with("info depth 0"), "{lines:?}");
+    }
+    let (best, _) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go wtime 60000 btime 60000");
+    assert_eq!(best, "h1h8");
     // Higher levels search more; out-of-range levels are refused and the level kept.
     e.send("setoption name UCI_Elo value 2000");
     let (_, mid) = e.search("position startpos", "go depth 30");

@@ -2,7 +2,6 @@
 //! [`args`], for every subcommand) and runs it; with no arguments, the UCI loop.
 
 pub mod args;
-pub mod interrupt;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -10,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::files;
+use crate::interrupt;
 use crate::nnue::Base;
 use crate::perft::{self, SuiteOptions};
 use crate::position::Position;
@@ -542,7 +542,7 @@ fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> R
             );
         }
     };
-    interrupt::install();
+    interrupt::install("\nstopping: the games in play are finished and written (again to quit at once)\n");
     let done =
         datagen::run(&options, &mut writer, &mut progress, &interrupt::STOP).map_err(|e| format!("{shown}: {e}"))?;
     if let Some(e) = manifest_error {

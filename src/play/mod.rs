@@ -133,11 +133,16 @@ fn clock_text(d: Duration) -> String {
     }
 }
 
-fn score_text(score: ReportedScore) -> String {
-    match score {
-        ReportedScore::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
-        ReportedScore::Mate(n) if n > 0 => format!("mate in {n}"),
-        ReportedScore::Mate(n) => format!("mated in {}", -n),
+/// A score of the side `mover` as a person reads it, with whose advantage it is: `+0.35 for
+/// White`, `mate in 3 for Black`, `0.00 (level)`.
+fn whose(score: ReportedScore, mover: Color) -> String {
+    let white = if mover == Color::White { score } else { negate(score) };
+    match white {
+        ReportedScore::Centipawns(0) => "0.00 (level)".to_string(),
+        ReportedScore::Centipawns(cp) if cp > 0 => format!("+{:.2} for White", cp as f64 / 100.0),
+        ReportedScore::Centipawns(cp) => format!("+{:.2} for Black", -cp as f64 / 100.0),
+        ReportedScore::Mate(n) if n > 0 => format!("mate in {n} for White"),
+        ReportedScore::Mate(n) => format!("mate in {} for Black", -n),
     }
 }
 
@@ -181,6 +186,61 @@ struct Session<W: Write> {
     turn_started: Instant,
     engine: Opponent,
     rng: crate::rng::Rng,
+    /// Lines written since the line of the board that shows the player's clock (at the bottom
+    /// of the board; `None` when it is not on screen to update), and the clock text shown there.
+    clock_line: Option<(usize, String)>,
+    /// The game's plies when it was last saved (or started or loaded): leaving with more asks
+    /// whether to save.
+    saved_plies: usize,
+}
+
+/// A line of input, or its end.
+enum Line {
+    Text(String),
+    End,
+}
+
+/// Input read on a thread of its own, so that the loop can keep the clocks while it waits.
+struct Input {
+    lines: std::sync::mpsc::Receiver<Line>,
+}
+
+impl Input {
+    /// Reads `reader` line by line, as bytes (a line that is not UTF-8 is one bad line, not the
+    /// end). From a terminal, reading goes on after an end of input (Ctrl-D), which a terminal
+    /// can give more than once.
+    fn new(reader: impl BufRead + Send + 'static, terminal: bool) -> Input {
+        let (tx, lines) = std::sync::mpsc::channel();
+        let _ = std::thread::Builder::new().name("play-input".into()).spawn(move || {
+            let mut reader = reader;
+            loop {
+                let mut line = Vec::new();
+                let read = reader.read_until(b'\n', &mut line);
+                let sent = match read {
+                    Ok(0) | Err(_) => tx.send(Line::End),
+                    Ok(_) => tx.send(Line::Text(String::from_utf8_lossy(&line).trim().to_string())),
+                };
+                if sent.is_err() || (!terminal && !matches!(read, Ok(n) if n > 0)) {
+                    break;
+                }
+            }
+        });
+        Input { lines }
+    }
+
+    /// The next line if one comes within `wait` (`None`: none yet).
+    fn within(&self, wait: Duration) -> Option<Line> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Some(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Some(Line::End),
+        }
+    }
+
+    /// The next line, waiting as long as it takes.
+    fn next(&self) -> Line {
+        self.lines.recv().unwrap_or(Line::End)
+    }
 }
 
 /// What the loop does after a line of input.
@@ -190,10 +250,11 @@ enum Next {
 }
 
 /// Plays games on `input` and `output` until `quit` or the end of input. `terminal`: the input
-/// is a person at a terminal (a prompt is shown); `utf8`: the output can show Unicode pieces.
+/// is a person at a terminal (a prompt, running clocks, an offer to save before leaving);
+/// `utf8`: the output can show Unicode pieces.
 pub fn run(
     options: Options,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write,
     terminal: bool,
     utf8: bool,
@@ -219,6 +280,7 @@ pub fn run(
     };
     let glyphs = if options.ascii || !utf8 { Glyphs::Ascii } else { Glyphs::Unicode };
     let engine = Opponent::new(options.elo, book, seed)?;
+    let input = Input::new(input, terminal);
     let mut session = Session {
         out: output,
         start,
@@ -233,28 +295,35 @@ pub fn run(
         engine,
         rng: crate::rng::Rng::new(seed ^ 0x5eed),
         options,
+        clock_line: None,
+        saved_plies: 0,
     };
     session.new_game();
     for note in notes {
         session.say(&note);
     }
-    session.play(input);
+    session.play(&input);
     Ok(())
 }
 
-/// Runs `corvid play` on the process's own standard input and output.
+/// Runs `corvid play` on the process's own standard input and output. Ctrl-C offers to save the
+/// game and leaves (a second Ctrl-C leaves at once).
 pub fn run_on_terminal(options: Options) -> Result<(), String> {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let (terminal, utf8) = (stdin.is_terminal(), stdout.is_terminal() && utf8_locale());
-    run(options, stdin.lock(), stdout.lock(), terminal, utf8)
+    crate::interrupt::install("\n(Ctrl-C again leaves at once)\n");
+    run(options, std::io::BufReader::new(stdin), stdout.lock(), terminal, utf8)
 }
 
 impl<W: Write> Session<W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
+        if let Some((lines, _)) = &mut self.clock_line {
+            *lines += text.lines().count().max(1);
+        }
     }
 
     fn engine_name(&self) -> String {
@@ -278,6 +347,7 @@ impl<W: Write> Session<W> {
         };
         self.bottom = self.human;
         self.game = Game::new(self.start);
+        self.saved_plies = 0;
         let base = self.options.tc.map_or(Duration::ZERO, |tc| tc.base);
         self.clocks = [base; 2];
         self.engine.new_game();
@@ -307,6 +377,9 @@ impl<W: Write> Session<W> {
         let (top, bottom) = (note(self, !self.bottom), note(self, self.bottom));
         let text = board::render(self.game.position(), self.game.last_move(), self.bottom, self.glyphs, &top, &bottom);
         let _ = write!(self.out, "{text}");
+        // The player's clock is beside the bottom rank when the board is seen from their side;
+        // the footer line follows it.
+        self.clock_line = (self.bottom == self.human).then(|| (1, bottom.clone()));
         let moves = self.game.san_moves();
         if !moves.is_empty() {
             let mut line = String::new();
@@ -339,12 +412,15 @@ impl<W: Write> Session<W> {
         self.say(&text);
     }
 
-    /// The loop: the engine moves when it is its turn; the player's lines are read and handled.
-    fn play(&mut self, input: impl BufRead) {
-        // Read as bytes: a line that is not UTF-8 is one bad line (answered like any other), not
-        // the end of the game.
-        let mut lines = input.split(b'\n');
+    /// The loop: the engine moves when it is its turn; the player's lines are read and handled
+    /// while the player's clock runs (on screen in a terminal) and falls when it is out.
+    /// `quit`, Ctrl-D and Ctrl-C leave, offering first to save a game with unsaved moves.
+    fn play(&mut self, input: &Input) {
         loop {
+            if crate::interrupt::STOP.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                self.say("");
+                break self.leave(input);
+            }
             if self.game.ending.is_none() && self.game.position().side_to_move() != self.human {
                 self.engine_move();
                 continue;
@@ -353,12 +429,83 @@ impl<W: Write> Session<W> {
                 let _ = write!(self.out, "{}> ", if self.game.ending.is_none() { "Your move" } else { "Command" });
                 let _ = self.out.flush();
             }
-            let Some(Ok(line)) = lines.next() else {
-                break;
+            let line = loop {
+                if let Some(line) = input.within(Duration::from_millis(100)) {
+                    break Some(line);
+                }
+                if crate::interrupt::STOP.load(std::sync::atomic::Ordering::SeqCst) {
+                    break None;
+                }
+                if self.flag_fell() {
+                    break None;
+                }
+                self.tick_clock();
             };
-            let line = String::from_utf8_lossy(&line);
-            if let Next::Quit = self.handle(line.trim()) {
-                break;
+            match line {
+                None => continue,
+                Some(Line::End) => break self.leave(input),
+                Some(Line::Text(text)) => {
+                    // The player's Enter moved the cursor a line down.
+                    if let Some((lines, _)) = &mut self.clock_line {
+                        *lines += 1;
+                    }
+                    if let Next::Quit = self.handle(&text, input) {
+                        break self.leave(input);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The player's time left on their move (their clock less the time since it started).
+    fn human_time_left(&self) -> Option<Duration> {
+        self.options.tc?;
+        let to_move = self.game.position().side_to_move();
+        (self.game.ending.is_none() && to_move == self.human)
+            .then(|| self.clocks[to_move.index()].saturating_sub(self.turn_started.elapsed()))
+    }
+
+    /// While the player thinks: their flag falls the moment their time is out.
+    fn flag_fell(&mut self) -> bool {
+        if self.human_time_left() != Some(Duration::ZERO) {
+            return false;
+        }
+        if self.terminal {
+            self.say("");
+        }
+        self.charge_clock();
+        self.show();
+        true
+    }
+
+    /// In a terminal, the player's clock on the board counts down as they think (the line is
+    /// rewritten in place, the cursor put back where the player types).
+    fn tick_clock(&mut self) {
+        let (Some(left), true) = (self.human_time_left(), self.terminal) else { return };
+        let Some((lines, shown)) = &self.clock_line else { return };
+        let side = if self.human == Color::White { "White" } else { "Black" };
+        let text = format!("You, {side}  {}  (to move)", clock_text(left));
+        if &text == shown {
+            return;
+        }
+        // The note starts after the rank, eight squares of three columns, the rank and 4 spaces.
+        let column = 4 + 3 * 8 + 3 + 4 + 1;
+        let _ = write!(self.out, "\x1b7\x1b[{}A\x1b[{column}G\x1b[K{text}\x1b8", lines + 1);
+        let _ = self.out.flush();
+        let lines = *lines;
+        self.clock_line = Some((lines, text));
+    }
+
+    /// Before leaving: a game with moves not yet saved is offered a file (at a terminal).
+    fn leave(&mut self, input: &Input) {
+        if !self.terminal || self.game.moves().len() <= self.saved_plies {
+            return;
+        }
+        let _ = write!(self.out, "Save the game before leaving? A file name saves it, Enter leaves: ");
+        let _ = self.out.flush();
+        if let Line::Text(name) = input.next() {
+            if !name.is_empty() {
+                self.save(&name, input);
             }
         }
     }
@@ -392,6 +539,13 @@ impl<W: Write> Session<W> {
     /// The engine's turn: book or search, then the board.
     fn engine_move(&mut self) {
         let color = self.game.position().side_to_move();
+        if self.terminal {
+            let clock = self
+                .options
+                .tc
+                .map_or(String::new(), |_| format!(", its clock {}", clock_text(self.clocks[color.index()])));
+            self.say(&format!("{} is thinking{clock}...", crate::uci::NAME));
+        }
         let clock = self.options.tc.map(|tc| (self.clocks[color.index()], tc.increment));
         let think = self.think;
         let pos = *self.game.position();
@@ -401,9 +555,9 @@ impl<W: Write> Session<W> {
             if think {
                 let _ = writeln!(
                     out,
-                    "  depth {:>2}  {:>8}  {:>9} nodes  {:>5.1}s  {}",
+                    "  depth {:>2}  {:>18}  {:>9} nodes  {:>5.1}s  {}",
                     info.depth,
-                    score_text(info.score),
+                    whose(info.score, color),
                     info.nodes,
                     info.time.as_secs_f64(),
                     san_line(&pos, &info.pv)
@@ -411,7 +565,7 @@ impl<W: Write> Session<W> {
                 let _ = out.flush();
             }
         };
-        let choice = self.engine.choose(&self.game, clock, &mut progress);
+        let choice = self.engine.choose(&self.game, clock, &mut progress, Some(&crate::interrupt::STOP));
         let spent = started.elapsed();
         if self.charge_clock() {
             self.show();
@@ -425,7 +579,7 @@ impl<W: Write> Session<W> {
         let number = pos.fullmove_number();
         let dots = if color == Color::White { "." } else { "..." };
         let how = if choice.from_book { "book".to_string() } else { format!("{:.1}s", spent.as_secs_f64()) };
-        let score = choice.score.map_or(String::new(), |s| format!(", {}", score_text(s)));
+        let score = choice.score.map_or(String::new(), |s| format!(", {}", whose(s, color)));
         let text = format!("{} plays {number}{dots} {} ({how}{score})", crate::uci::NAME, pos.to_san(m));
         self.say(&text);
         self.game.play(m);
@@ -460,7 +614,7 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn handle(&mut self, line: &str) -> Next {
+    fn handle(&mut self, line: &str, input: &Input) -> Next {
         let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
         match word.to_ascii_lowercase().as_str() {
             "" => {}
@@ -482,7 +636,7 @@ impl<W: Write> Session<W> {
                 let text = self.pgn();
                 let _ = write!(self.out, "{text}");
             }
-            "save" => self.save(rest),
+            "save" => self.save(rest, input),
             "load" => self.load(rest),
             "resign" => {
                 if self.over() {
@@ -549,9 +703,8 @@ impl<W: Write> Session<W> {
             return;
         }
         self.game.play(m);
-        if self.game.ending.is_some() {
-            self.show();
-        }
+        // The player's move is on the board before the engine thinks about its reply.
+        self.show();
         self.turn_started = Instant::now();
     }
 
@@ -561,7 +714,7 @@ impl<W: Write> Session<W> {
         }
         let (best, score) = self.engine.hint(&self.game);
         let text = match best {
-            Some(m) => format!("Hint: {} ({})", self.game.position().to_san(m), score_text(score)),
+            Some(m) => format!("Hint: {} ({})", self.game.position().to_san(m), whose(score, self.human)),
             None => "No legal move.".to_string(),
         };
         self.say(&text);
@@ -637,7 +790,8 @@ impl<W: Write> Session<W> {
             self.say(&format!("{} accepts the draw.", crate::uci::NAME));
             self.announce(&ending);
         } else {
-            let text = format!("{} declines the draw (its score: {}).", crate::uci::NAME, score_text(own));
+            let engine_side = !self.human;
+            let text = format!("{} declines the draw (its score: {}).", crate::uci::NAME, whose(own, engine_side));
             self.say(&text);
         }
     }
@@ -649,14 +803,29 @@ impl<W: Write> Session<W> {
     }
 
     /// Writes the PGN to a temporary file beside `path` and renames it over `path`, so a
-    /// failure never leaves half a file where a saved game was.
-    fn save(&mut self, path: &str) {
+    /// failure never leaves half a file where a saved game was. A file that is there is
+    /// replaced only when the player says yes.
+    fn save(&mut self, path: &str, input: &Input) {
         if path.is_empty() {
             return self.say("Usage: save FILE");
         }
+        if std::path::Path::new(path).is_file() {
+            let _ = write!(self.out, "{path} exists. Replace it? (y/n) ");
+            let _ = self.out.flush();
+            let yes = matches!(input.next(), Line::Text(answer) if answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes"));
+            if !self.terminal {
+                self.say("");
+            }
+            if !yes {
+                return self.say(&format!("Not saved; {path} kept."));
+            }
+        }
         let text = self.pgn();
         match crate::files::write_whole(std::path::Path::new(path), &[], text.as_bytes()) {
-            Ok(()) => self.say(&format!("Saved to {path}.")),
+            Ok(()) => {
+                self.saved_plies = self.game.moves().len();
+                self.say(&format!("Saved to {path}."));
+            }
             Err(e) => self.say(&format!("Cannot save: {e}; nothing written.")),
         }
     }
@@ -677,6 +846,7 @@ impl<W: Write> Session<W> {
             Ok(game) => {
                 self.start = *game.start();
                 self.game = game;
+                self.saved_plies = self.game.moves().len();
                 self.engine.new_game();
                 self.say(&format!("Loaded {what}."));
                 self.show();
@@ -710,8 +880,12 @@ mod tests {
     fn clock_and_score_text() {
         assert_eq!(clock_text(Duration::from_secs(600)), "10:00");
         assert_eq!(clock_text(Duration::from_millis(9_450)), "0:09.4");
-        assert_eq!(score_text(ReportedScore::Centipawns(-35)), "-0.35");
-        assert_eq!(score_text(ReportedScore::Mate(3)), "mate in 3");
-        assert_eq!(score_text(ReportedScore::Mate(-2)), "mated in 2");
+        // Scores say whose advantage they are, whoever is to move.
+        assert_eq!(whose(ReportedScore::Centipawns(-35), Color::White), "+0.35 for Black");
+        assert_eq!(whose(ReportedScore::Centipawns(-35), Color::Black), "+0.35 for White");
+        assert_eq!(whose(ReportedScore::Centipawns(120), Color::Black), "+1.20 for Black");
+        assert_eq!(whose(ReportedScore::Centipawns(0), Color::Black), "0.00 (level)");
+        assert_eq!(whose(ReportedScore::Mate(3), Color::Black), "mate in 3 for Black");
+        assert_eq!(whose(ReportedScore::Mate(-2), Color::Black), "mate in 2 for White");
     }
 }

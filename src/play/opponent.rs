@@ -80,6 +80,7 @@ impl Opponent {
         game: &Game,
         clock: Option<(Duration, Duration)>,
         progress: &mut dyn FnMut(&Iteration),
+        abort: Option<&std::sync::atomic::AtomicBool>,
     ) -> Choice {
         let pos = *game.position();
         if let Some(m) = self.book.as_ref().and_then(|b| b.pick(&pos, &mut self.rng)) {
@@ -92,7 +93,7 @@ impl Opponent {
             ..Limits::default()
         };
         let job = Job { history: game.history_keys(), overhead: Duration::from_millis(20), ..Job::new(pos, limits) };
-        let (best, score) = answer(self.searcher.search(job, &mut Progress(progress), None).best());
+        let (best, score) = answer(self.searcher.search(job, &mut Progress(progress), abort).best());
         Choice { best, score: Some(score), from_book: false }
     }
 

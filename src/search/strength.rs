@@ -1,7 +1,7 @@
 //! Playing strength below the full one (`UCI_LimitStrength` with `UCI_Elo`, `corvid play --elo`).
 //!
 //! A level is a weaker *search*, not a strong search spoiled by random blunders: it looks at few
-//! positions (a node budget, from 50 a move at the bottom of the scale to 400,000 at 2,500) and it
+//! positions (a node budget, from 50 a move at the bottom of the scale to 1.5 M at 2,500) and it
 //! misjudges them (every static evaluation is off by a pseudo-random error, the same for the
 //! same position all game long, larger the lower the level). A low level therefore sees one or
 //! two moves ahead and values positions roughly, and misses what lies deeper, as a beginner
@@ -26,7 +26,7 @@ const ANCHORS: [(u32, f64, f64); 5] = [
     (MIN_ELO, 50.0, 180.0),
     (1500, 600.0, 110.0),
     (2000, 12_000.0, 40.0),
-    (2500, 400_000.0, 5.0),
+    (2500, 1_500_000.0, 2.0),
     (MAX_ELO, 2_400_000.0, 0.0),
 ];
 
@@ -95,7 +95,7 @@ mod tests {
         // The fitted levels are what the table says.
         assert_eq!(Weakness::at(1500, 1), Weakness { nodes: Some(600), noise: 110, seed: 1 });
         assert_eq!(Weakness::at(2000, 1), Weakness { nodes: Some(12_000), noise: 40, seed: 1 });
-        assert_eq!(Weakness::at(2500, 1), Weakness { nodes: Some(400_000), noise: 5, seed: 1 });
+        assert_eq!(Weakness::at(2500, 1), Weakness { nodes: Some(1_500_000), noise: 2, seed: 1 });
         assert_eq!(Weakness::at(1750, 1).nodes, Some(2683), "halfway, on a log scale");
         assert_eq!(Weakness::at(MAX_ELO, 1), Weakness::default());
         assert_eq!(Weakness::at(5000, 1), Weakness::default());
