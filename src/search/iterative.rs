@@ -265,6 +265,8 @@ impl Search<'_> {
 
     /// At the root of the main thread: the move now searched, once the search has run long
     /// enough that a GUI showing analysis would otherwise look frozen.
+    #[cold]
+    #[inline(never)]
     pub(super) fn announce_root_move(&mut self, depth: i32, mv: Move, number: usize) {
         if self.start.elapsed() >= CURRMOVE_AFTER {
             self.reporter.current_move(depth, mv, number);
