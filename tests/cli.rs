@@ -1,24 +1,13 @@
 //! Drives the `corvid` binary: perft output format, perft-suite results and exit status, the
 //! minimal UCI loop, and clear errors (never a panic) on bad arguments.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
+mod common;
+
 fn corvid(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start corvid");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = common::run_corvid(args, stdin, None);
+    (code.unwrap_or(-1), out, err)
 }
 
 #[test]

@@ -5,35 +5,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Runs `corvid ARGS` with `stdin`, killed after `limit`: (exit status, stdout, stderr), the
-/// status `None` when it had to be killed (a hang).
+mod common;
+
+/// Runs `corvid ARGS` with `stdin`, killed after `limit`: the status `None` when it had to be
+/// killed (a hang).
 fn corvid_within(args: &[&str], stdin: &str, limit: Duration) -> (Option<i32>, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start corvid");
-    let mut input = child.stdin.take().unwrap();
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let out = child.wait_with_output().unwrap();
-    (status, String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    common::run_corvid(args, stdin, Some(limit))
 }
 
 fn corvid(args: &[&str]) -> (Option<i32>, String, String) {

@@ -30,6 +30,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod common;
+
 use corvid::rng::Rng;
 use corvid::uci::command::{self, Command as Uci, Start};
 use corvid::uci::options::{Change, Options};
@@ -91,12 +93,7 @@ impl Draws for Rng {
 fn random_game(rng: &mut Rng, start: &Position, plies: usize) -> (Position, Vec<String>) {
     let mut pos = *start;
     let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.below(legal.len())];
+    for m in common::random_moves(rng, start, plies) {
         moves.push(m.to_uci(pos.is_chess960()).to_string());
         pos = pos.make_move(m);
     }

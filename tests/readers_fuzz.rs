@@ -43,20 +43,15 @@ fn bounded(name: &str, work: impl FnOnce() + Send + 'static) {
     }
 }
 
-/// A random game of up to `plies` legal moves from the start.
+mod common;
+
+/// A random game of up to `plies` legal moves from the start, with random scores.
 fn random_game(rng: &mut Rng, plies: usize) -> Game {
-    let mut pos = Position::startpos();
-    let start = pos;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.below(legal.len())];
-        moves.push((m, (rng.next_u64() % 2000) as i16 - 1000));
-        pos = pos.make_move(m);
-    }
+    let start = Position::startpos();
+    let moves = common::random_moves(rng, &start, plies)
+        .into_iter()
+        .map(|m| (m, (rng.next_u64() % 2000) as i16 - 1000))
+        .collect();
     let wdl = [Wdl::WhiteWin, Wdl::Draw, Wdl::BlackWin][rng.below(3)];
     Game { start, wdl, moves }
 }
