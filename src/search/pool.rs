@@ -544,7 +544,8 @@ mod tests {
             let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(depth), ..Limits::default() }));
             assert!((1..=3).contains(&outcome.results.len()));
             assert!(outcome.best().best.is_some());
-            assert!(outcome.results[0].depth >= depth, "the main thread reached the depth");
+            // The first thread to complete the depth ends the search for all.
+            assert!(outcome.results.iter().any(|r| r.depth >= depth), "a thread reached the depth");
         }
         searcher.set_threads(1).unwrap();
         let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(4), ..Limits::default() }));
