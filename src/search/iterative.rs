@@ -48,7 +48,7 @@ impl Search<'_> {
         self.start = Instant::now();
         self.clock_start = self.start;
         self.ponder_wait = self.shared.pondering.load(Ordering::Relaxed);
-        self.budget = TimeBudget::new(limits, overhead);
+        self.budget = TimeBudget::new(limits, overhead, root.fullmove_number() as u32);
         self.pv_len[0] = 0;
         self.pv[0][0] = None;
         self.weakness = limits.weakness;

@@ -48,8 +48,9 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits`, keeping `overhead` in hand for the GUI and the pipes.
-    pub fn new(limits: &Limits, overhead: Duration) -> TimeBudget {
+    /// The budget for `limits` at move `fullmove` of the game, keeping `overhead` in hand for
+    /// the GUI and the pipes.
+    pub fn new(limits: &Limits, overhead: Duration, fullmove: u32) -> TimeBudget {
         if limits.infinite {
             return TimeBudget { soft: None, hard: None };
         }
@@ -58,10 +59,13 @@ impl TimeBudget {
             // What may be spent at all: the clock less the overhead, and never the last bit of it.
             let left = clock.time.saturating_sub(overhead);
             let left = left.max(clock.time.min(Duration::from_millis(1)));
-            let moves = clock.moves_to_go.map_or(30, |m| m.clamp(1, 50));
+            // Without movestogo the game is taken to last about 35 more moves at its start and
+            // fewer as it goes on (15 at the least), so a move's share of the clock grows.
+            let expected = (35.0 - 0.4 * fullmove as f64).clamp(15.0, 35.0) as u32;
+            let moves = clock.moves_to_go.map_or(expected, |m| m.clamp(1, 50));
             let base = left / moves + clock.increment * 3 / 4;
-            let soft = (base * 6 / 10).min(left * 4 / 10);
-            let hard = (base * 3).min(left * 3 / 4).max(soft);
+            let soft = base.min(left * 4 / 10);
+            let hard = (base * 8).min(left / 2).max(soft);
             budget = TimeBudget { soft: Some(soft), hard: Some(hard) };
         }
         if let Some(movetime) = limits.movetime {
@@ -115,7 +119,7 @@ mod tests {
                 clock: Some(Clock { time: ms(time), increment: ms(inc), moves_to_go: mtg }),
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, overhead);
+            let b = TimeBudget::new(&limits, overhead, 20);
             let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
             assert!(soft <= hard, "{time} {inc} {mtg:?}");
             assert!(hard <= ms(time).saturating_sub(overhead).max(ms(time.min(1))), "{time} {inc} {mtg:?}: {hard:?}");
@@ -127,8 +131,23 @@ mod tests {
                 ..Default::default()
             },
             overhead,
+            20,
         );
         assert!(last.hard.unwrap() > ms(2000) && last.hard.unwrap() < ms(4000));
+    }
+
+    #[test]
+    fn a_moves_share_of_the_clock_grows_with_the_game_and_the_hard_limit_keeps_half() {
+        let at = |fullmove| {
+            let clock = Clock { time: ms(8_000), increment: ms(80), moves_to_go: None };
+            TimeBudget::new(&Limits { clock: Some(clock), ..Limits::default() }, ms(10), fullmove)
+        };
+        let (early, middle, late) = (at(1), at(20), at(60));
+        assert!(early.soft < middle.soft && middle.soft < late.soft, "{early:?} {middle:?} {late:?}");
+        for b in [early, middle, late] {
+            assert!(b.hard.unwrap() <= ms(3_995), "at most half of what is left: {b:?}");
+            assert!(b.hard.unwrap() >= b.soft.unwrap() * 3, "room for the soft limit to grow: {b:?}");
+        }
     }
 
     #[test]
@@ -150,11 +169,11 @@ mod tests {
 
     #[test]
     fn movetime_and_infinite() {
-        let b = TimeBudget::new(&Limits { movetime: Some(ms(500)), ..Default::default() }, ms(10));
+        let b = TimeBudget::new(&Limits { movetime: Some(ms(500)), ..Default::default() }, ms(10), 1);
         assert_eq!(b.hard, Some(ms(490)));
-        let b = TimeBudget::new(&Limits { infinite: true, movetime: Some(ms(5)), ..Default::default() }, ms(10));
+        let b = TimeBudget::new(&Limits { infinite: true, movetime: Some(ms(5)), ..Default::default() }, ms(10), 1);
         assert_eq!(b, TimeBudget { soft: None, hard: None });
-        let b = TimeBudget::new(&Limits { depth: Some(5), ..Default::default() }, ms(10));
+        let b = TimeBudget::new(&Limits { depth: Some(5), ..Default::default() }, ms(10), 1);
         assert_eq!(b, TimeBudget { soft: None, hard: None });
     }
 }
