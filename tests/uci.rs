@@ -110,16 +110,19 @@ fn finds_mates_with_the_right_score() {
         // Mate in 3 (distance confirmed with Stockfish).
         ("position fen r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1", "mate 3", ""),
     ];
+    // `go mate N` searches until a mate in N or fewer is proven, however deep that takes (the
+    // search's shape is not fixed: no depth is demanded), then reports its distance.
     for (position, score, best) in cases {
-        let (got, lines) = e.search(position, "go depth 8");
+        let n = score.split_whitespace().nth(1).unwrap();
+        let (got, lines) = e.search(position, &format!("go mate {n}"));
         assert_eq!(last_score(&lines).as_deref(), Some(score), "{position}: {lines:?}");
         if !best.is_empty() {
             assert_eq!(got, best, "{position}");
         }
     }
-    // Being mated: the score is negative for the side to move.
-    let (_, lines) =
-        e.search("position fen r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 10", "go depth 6");
+    // Being mated: the score is negative for the side to move (a node budget, no depth).
+    let (_, lines) = e
+        .search("position fen r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 10", "go nodes 200000");
     assert_eq!(last_score(&lines).as_deref(), Some("mate -1"), "{lines:?}");
 }
 
@@ -647,11 +650,11 @@ fn the_network_evaluation_searches_and_reports() {
     e.send("uci");
     let lines = e.wait_for("uciok", 5000);
     assert!(lines.iter().any(|l| l == "option name UseNNUE type check default true"), "{lines:?}");
-    let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go depth 6");
+    let (best, lines) = e.search("position fen 1k6/8/1K6/8/8/8/8/7R w - - 0 1", "go mate 1");
     assert_eq!(last_score(&lines).as_deref(), Some("mate 1"), "{lines:?}");
     assert_eq!(best, "h1h8");
     let (_, lines) =
-        e.search("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "go depth 8");
+        e.search("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "go mate 2");
     assert_eq!(last_score(&lines).as_deref(), Some("mate 2"), "{lines:?}");
     // A queen up: the network's search sees it.
     let (_, lines) = e.search("position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1", "go depth 6");
