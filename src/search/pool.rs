@@ -225,11 +225,6 @@ impl Searcher {
         }
     }
 
-    /// The transposition table.
-    pub fn table(&self) -> &TranspositionTable {
-        &self.tt
-    }
-
     /// Replaces the table (after the running search ends).
     pub fn set_table(&mut self, tt: TranspositionTable) {
         self.wait();
