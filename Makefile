@@ -6,7 +6,11 @@
 # (build.rs asks the CPU); `make PEXT=1` or `make PEXT=0` forces one. `EVALFILE=/path/net.nnue`
 # embeds that network instead of src/nnue/corvid.nnue (OpenBench passes networks under test
 # this way). `make install` puts the engine on the PATH ($(PREFIX)/bin, ~/.local/bin by default).
+# `make TUNE=1` builds the tuning engine (its own target directory): every search and clock
+# constant is a UCI option and `corvid spsa` prints OpenBench's SPSA input; at the defaults it
+# plays exactly as the normal build (same bench).
 EXE ?= corvid
+TUNE ?=
 EVALFILE ?=
 PEXT ?=
 PREFIX ?= $(HOME)/.local
@@ -15,9 +19,15 @@ export CORVID_PEXT = $(PEXT)
 
 .PHONY: all portable install clean
 
+ifeq ($(TUNE),1)
+all:
+	cargo build --release --features tune --target-dir target/tune
+	cp target/tune/release/corvid $(EXE)
+else
 all:
 	cargo build --release
 	cp target/release/corvid $(EXE)
+endif
 
 # Without CPU-specific instructions, for other machines (its own target directory, so the
 # native build is kept).

@@ -24,7 +24,7 @@ const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the defaul
 const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
 
 /// Every subcommand, in the order `corvid help` lists them.
-pub static SPECS: [Spec; 10] = [
+pub static SPECS: [Spec; 11] = [
     Spec {
         name: "play",
         operands: "",
@@ -165,6 +165,15 @@ pub static SPECS: [Spec; 10] = [
             switch("--mirror", "also train on positions without castling rights reflected left to right"),
         ],
     },
+    Spec {
+        name: "spsa",
+        operands: "",
+        arity: (0, 0),
+        about: "Print the search and clock constants as OpenBench's SPSA input, one 'name, int, value, \
+                min, max, c_end, r_end' line each. Only a tune build (make TUNE=1) has them as UCI \
+                options; elsewhere this is an error.",
+        flags: &[],
+    },
 ];
 
 /// A parsed command line.
@@ -215,6 +224,8 @@ pub enum Subcommand {
         output: String,
     },
     Play(crate::play::Options),
+    /// `corvid spsa`: the tunables as OpenBench's SPSA input.
+    Spsa,
     /// `corvid help`, or `corvid <subcommand> --help`.
     Help(Option<&'static Spec>),
     Version,
@@ -344,6 +355,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             use_nnue: use_nnue(&p),
         },
         "convert" => Subcommand::Convert { input: ops[0].clone(), output: ops[1].clone() },
+        "spsa" => Subcommand::Spsa,
         "train" => {
             let defaults = train::Options::new(ops.to_vec(), p.text("--out").unwrap_or_default());
             Subcommand::Train(train::Options {
@@ -442,6 +454,15 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         Subcommand::Help(None) => print!("{}", help()),
         Subcommand::Help(Some(spec)) => print!("{}", spec.help()),
         Subcommand::Version => println!("{}", uci::version()),
+        Subcommand::Spsa => {
+            use crate::search::params;
+            if !params::TUNE_BUILD {
+                return Err("spsa: this build has no tunable options; build one with 'make TUNE=1'".into());
+            }
+            for t in params::TUNABLES {
+                writeln!(out, "{}", t.openbench_line()).map_err(|e| e.to_string())?;
+            }
+        }
         Subcommand::Perft { depth, fen, threads, hash_mb, chess960 } => {
             let mut pos = match fen {
                 None => Position::startpos(),

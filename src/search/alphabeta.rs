@@ -12,8 +12,8 @@
 //! * null move (not in check, not twice in a row, not without pieces: zugzwang guard);
 //! * internal iterative reduction: no hash move at depth 4+ means this node was never searched
 //!   well, so search it a ply shallower first;
-//! * late-move pruning, futility pruning and history pruning of quiet moves at low depth, SEE
-//!   pruning of losing moves;
+//! * late-move pruning, futility pruning and history pruning of quiet moves that give no check
+//!   at low depth, SEE pruning of losing moves (checks included);
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
 //!   quiets are then unlikely to be better); a reduced move that beats alpha is searched again
@@ -26,40 +26,56 @@
 //!   If the other moves beat the margin and the margin is itself above beta, two moves fail high
 //!   and the node is cut (multi-cut); if only the hash move's score is above beta, or the node
 //!   is expected to fail high anyway (a cut node), it is searched a ply shallower;
-//! * check extension: a move that gives check is searched a ply deeper.
+//! * check extension: a move that gives check and loses no material (SEE) is searched a ply
+//!   deeper; a check that loses material is pruned like any losing move.
 //!
 //! Draws: repetition (twofold inside the search, threefold with the game history), the fifty-move
 //! rule, insufficient material.
-
-use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
 use super::history::{self, NO_CONTEXT};
 use super::is_material_or_fifty_draw;
 use super::iterative::Search;
-use super::params::*;
+use super::params::p;
 use super::picker::{captured_type, MovePicker};
 use super::worker::Worker;
 use crate::eval;
 use crate::position::Position;
-use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
 use crate::types::{Move, Piece, PieceType};
 
 const INFINITY: i32 = MATE + 1;
 
-/// Late-move reduction table, `[depth][move number]`.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
+/// The late-move reduction at `depth` for the `n`th move, before adjustments:
+/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths).
+fn lmr_formula(depth: usize, n: usize) -> i32 {
+    let (base, divisor) = (f64::from(p!(LMR_BASE)) / 100.0, f64::from(p!(LMR_DIVISOR)) / 100.0);
+    (base + (depth as f64).ln() * (n as f64).ln() / divisor) as i32
+}
+
+/// [`lmr_formula`], from a table computed once (`[depth][move number]`, both below 64).
+#[cfg(not(feature = "tune"))]
+#[inline]
+fn lmr_reduction(depth: usize, n: usize) -> i32 {
+    use std::sync::OnceLock;
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
+                *r = lmr_formula(d, n);
             }
         }
         t
-    })
+    })[depth][n]
+}
+
+/// [`lmr_formula`] computed each time: in a tune build its constants change between searches.
+#[cfg(feature = "tune")]
+#[inline]
+fn lmr_reduction(depth: usize, n: usize) -> i32 {
+    lmr_formula(depth, n)
 }
 
 /// Whether a table entry's score and bound settle the node for the window `alpha..beta`.
@@ -143,7 +159,7 @@ impl Worker {
     pub(super) fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
         let len = self.keys.len();
-        let reach = (pos.halfmove_clock() as usize).min(len);
+        let reach = (pos.halfmove_clock() as usize).min(len - self.repetition_floor);
         let mut seen = 0;
         let mut i = 2;
         while i <= reach {
@@ -267,50 +283,63 @@ impl Search<'_> {
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = if in_check { -INFINITY } else { self.corrected(pos, &correction_keys, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
-        self.stack[ply].eval = static_eval;
+        // A node in check has no evaluation of its own: it carries the one of two plies back,
+        // so that the node two plies on compares with a real evaluation, not minus infinity.
+        self.stack[ply].eval = match (in_check, ply >= 2) {
+            (false, _) => static_eval,
+            (true, true) => self.stack[ply - 2].eval,
+            (true, false) => -INFINITY,
+        };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
 
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH
+            if depth <= p!(RFP_MAX_DEPTH)
                 && eval.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - p!(RFP_MARGIN) * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Null-move pruning.
             let us = pos.side_to_move();
             let pieces = pos.colored(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
-            if depth >= NMP_MIN_DEPTH
+            if depth >= p!(NMP_MIN_DEPTH)
                 && eval >= beta
                 && pieces.is_nonempty()
                 && ply >= 1
                 && self.stack[ply - 1].mv.is_some()
                 && beta.abs() < MATE_BOUND
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                let r = p!(NMP_BASE)
+                    + depth / p!(NMP_DEPTH_DIVISOR)
+                    + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX));
                 let child = pos.make_null_move();
                 self.enter(ply, key, &child, None, NO_CONTEXT);
+                // No position before a null move repeats one after it: the pass is no move.
+                let child_len = self.keys.len();
+                let floor = std::mem::replace(&mut self.repetition_floor, child_len);
                 let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
+                self.repetition_floor = floor;
                 self.leave();
                 if self.stopped {
                     return 0;
                 }
+                // A mate or tablebase win after passing is not proven for the node itself.
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= TB_BOUND { beta } else { score };
                 }
             }
         }
 
         // ProbCut: a capture whose reduced search beats beta by a margin would cut this node.
-        let probcut_beta = beta + PROBCUT_MARGIN;
+        let probcut_beta = beta + p!(PROBCUT_MARGIN);
         if !PV
             && !in_check
             && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= p!(PROBCUT_MIN_DEPTH)
             && beta.abs() < MATE_BOUND
-            && !entry.is_some_and(|e| e.depth >= depth - PROBCUT_TT_DEPTH && e.score < probcut_beta)
+            && !entry.is_some_and(|e| e.depth >= depth - p!(PROBCUT_TT_DEPTH) && e.score < probcut_beta)
         {
             let noisy_tt = tt_move.filter(|m| m.is_capture() || m.is_promotion());
             let mut picker = MovePicker::new_quiescence(pos, noisy_tt);
@@ -325,7 +354,7 @@ impl Search<'_> {
                 if score >= probcut_beta {
                     score = -self.negamax::<false>(
                         &child,
-                        depth - PROBCUT_REDUCTION,
+                        depth - p!(PROBCUT_REDUCTION),
                         -probcut_beta,
                         -probcut_beta + 1,
                         ply + 1,
@@ -337,14 +366,22 @@ impl Search<'_> {
                     return 0;
                 }
                 if score >= probcut_beta {
-                    self.shared.tt.store(key, Some(m), score, raw_eval, depth - PROBCUT_TT_DEPTH, Bound::Lower, ply);
+                    self.shared.tt.store(
+                        key,
+                        Some(m),
+                        score,
+                        raw_eval,
+                        depth - p!(PROBCUT_TT_DEPTH),
+                        Bound::Lower,
+                        ply,
+                    );
                     return score;
                 }
             }
         }
 
         // Internal iterative reduction.
-        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
+        if depth >= p!(IIR_MIN_DEPTH) && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
             depth -= 1;
         }
 
@@ -362,7 +399,7 @@ impl Search<'_> {
         let mut quiets: ArrayVec<(Piece, Move), 64> = ArrayVec::new();
         let mut noisies: ArrayVec<(Piece, Move, PieceType), 32> = ArrayVec::new();
         let side = pos.side_to_move();
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (p!(LMP_BASE) + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
             // At the root: the move's slot in `root_nodes` and the node count before it.
@@ -390,42 +427,57 @@ impl Search<'_> {
             let gives_check = pos.gives_check(m);
             // Late-move pruning: past the limit only quiet checks are searched; the picker
             // yields no other quiet move after this one.
-            if !root && best_score > -MATE_BOUND && quiet && depth <= LMP_MAX_DEPTH && move_count > lmp_limit {
+            if !root && best_score > -MATE_BOUND && quiet && depth <= p!(LMP_MAX_DEPTH) && move_count > lmp_limit {
                 picker.skip_quiets();
                 if !gives_check {
                     continue;
                 }
             }
-            // Moves that give check are never pruned: mating attacks are made of them.
-            if !root && best_score > -MATE_BOUND && !gives_check {
-                if quiet {
+            // What the picker already knows of the move's exchange (`Some(true)`: it loses no
+            // material), so that SEE is not computed again.
+            let known_see = picker.known_see();
+            // Quiet moves that give check are not pruned by history or futility: mating attacks
+            // are made of them. A move that loses material is SEE-pruned, check or not.
+            if !root && best_score > -MATE_BOUND {
+                if quiet && !gives_check {
                     // History pruning: a quiet move that has failed here again and again.
-                    if depth <= HISTORY_PRUNE_MAX_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth {
+                    if depth <= p!(HISTORY_PRUNE_MAX_DEPTH) && history < -p!(HISTORY_PRUNE_MARGIN) * depth {
                         continue;
                     }
                     if !in_check
-                        && depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                        && depth <= p!(FUTILITY_MAX_DEPTH)
+                        && eval + p!(FUTILITY_BASE) + p!(FUTILITY_MARGIN) * depth <= alpha
                     {
                         continue;
                     }
-                    if depth <= SEE_QUIET_MAX_DEPTH && !pos.see_ge(m, -SEE_QUIET_MARGIN * depth * depth) {
+                }
+                if quiet {
+                    if depth <= p!(SEE_QUIET_MAX_DEPTH) && !pos.see_ge(m, -p!(SEE_QUIET_MARGIN) * depth * depth) {
                         continue;
                     }
-                } else if depth <= SEE_NOISY_MAX_DEPTH && !pos.see_ge(m, -SEE_NOISY_MARGIN * depth) {
+                } else if depth <= p!(SEE_NOISY_MAX_DEPTH)
+                    && known_see != Some(true)
+                    && !pos.see_ge(m, -p!(SEE_NOISY_MARGIN) * depth)
+                {
                     continue;
                 }
             }
+            // Whether the move loses material (computed once, for noisy moves and checks).
+            let loses = || match known_see {
+                Some(good) => !good,
+                None => !pos.see_ge(m, 0),
+            };
 
-            let mut extension = gives_check as i32;
+            // A check that does not lose material is searched a ply deeper.
+            let mut extension = (gives_check && !loses()) as i32;
             if let Some(e) =
-                entry.filter(|_| !root && depth >= SINGULAR_MIN_DEPTH && excluded.is_none() && Some(m) == tt_move)
+                entry.filter(|_| !root && depth >= p!(SINGULAR_MIN_DEPTH) && excluded.is_none() && Some(m) == tt_move)
             {
                 if matches!(e.bound, Bound::Lower | Bound::Exact)
-                    && e.depth >= depth - SINGULAR_TT_DEPTH
+                    && e.depth >= depth - p!(SINGULAR_TT_DEPTH)
                     && e.score.abs() < MATE_BOUND
                 {
-                    let singular_beta = e.score - SINGULAR_MARGIN * depth;
+                    let singular_beta = e.score - p!(SINGULAR_MARGIN) * depth;
                     self.stack[ply].excluded = Some(m);
                     let score =
                         self.negamax::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
@@ -437,8 +489,8 @@ impl Search<'_> {
                         // Far below the margin: the only move by a distance, two plies deeper
                         // (a bounded number of times on one path).
                         let double = !PV
-                            && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && double_extensions < DOUBLE_EXTENSIONS_MAX;
+                            && score < singular_beta - p!(DOUBLE_EXTENSION_MARGIN)
+                            && double_extensions < p!(DOUBLE_EXTENSIONS_MAX);
                         extension = if double { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
@@ -461,14 +513,14 @@ impl Search<'_> {
                 score = -self.negamax::<PV>(&child, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && move_count > 1 + 2 * (PV as i32) && (quiet || !pos.see_ge(m, 0)) {
-                    r = lmr_table()[depth.min(63) as usize][move_count.min(63) as usize];
+                if depth >= p!(LMR_MIN_DEPTH) && move_count > 1 + 2 * (PV as i32) && (quiet || loses()) {
+                    r = lmr_reduction(depth.min(63) as usize, move_count.min(63) as usize);
                     r += !PV as i32;
                     r += !improving as i32;
                     r += cut_node as i32;
                     r -= gives_check as i32;
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
-                    r -= history / LMR_HISTORY_DIVISOR;
+                    r -= history / p!(LMR_HISTORY_DIVISOR);
                     r += (quiet && tt_noisy) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -478,9 +530,9 @@ impl Search<'_> {
                 if score > alpha && r > 0 {
                     // How far the reduced search beat the best move so far says how deep to
                     // look again: well above it, a ply deeper; barely, a ply shallower.
-                    let deeper =
-                        best_score > -MATE_BOUND && score > best_score + DEEPER_BASE + DEEPER_MARGIN * new_depth;
-                    let shallower = score < best_score + SHALLOWER_MARGIN;
+                    let deeper = best_score > -MATE_BOUND
+                        && score > best_score + p!(DEEPER_BASE) + p!(DEEPER_MARGIN) * new_depth;
+                    let shallower = score < best_score + p!(SHALLOWER_MARGIN);
                     full += deeper as i32 - shallower as i32;
                     if full > reduced {
                         score = -self.negamax::<false>(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node);
@@ -558,7 +610,7 @@ impl Search<'_> {
             _ => true,
         };
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
-            self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - raw_eval);
+            self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - static_eval);
         }
         self.shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
@@ -617,11 +669,11 @@ impl Search<'_> {
                 if m.promotion().is_none() && m.is_capture() {
                     let victim = if m.is_en_passant() { PieceType::Pawn } else { pos.piece_type_on(m.to()) };
                     let gain = crate::position::SEE_VALUES[victim.index()];
-                    if static_eval + gain + DELTA_MARGIN <= alpha {
+                    if static_eval + gain + p!(DELTA_MARGIN) <= alpha {
                         continue;
                     }
                 }
-                if !pos.see_ge(m, 0) {
+                if picker.known_see() != Some(true) && !pos.see_ge(m, 0) {
                     continue;
                 }
             }

@@ -13,10 +13,12 @@
 //!
 //! The correction history is of another kind: per side to move and pawn structure (a slot
 //! chosen by the pawn key), and likewise per side to move and each side's pieces other than
-//! pawns, and per side to move and the move before, a running average of how far the search
-//! result of a node fell from its static evaluation, added to later static evaluations of the
-//! same structure, the same pieces or after the same move.
+//! pawns, and per side to move and the move before, corrections added to later static
+//! evaluations of the same structure, the same pieces or after the same move. Each learns the
+//! residual, how far a node's search result fell from its evaluation *as corrected*, so the
+//! tables together converge on the evaluation's error instead of each learning all of it.
 
+use super::params::p;
 use crate::position::Position;
 use crate::tt::MAX_PLY;
 use crate::types::{Color, Move, Piece, PieceType};
@@ -87,9 +89,11 @@ impl CorrectionTable {
         self.0[side.index()][key as usize % CORRECTION_SLOTS]
     }
 
-    fn update(&mut self, side: Color, key: u64, weight: i32, target: i32) {
+    /// Moves the entry by `step` (in grains), keeping it within `±CORRECTION_MAX`.
+    fn update(&mut self, side: Color, key: u64, step: i32) {
         let entry = &mut self.0[side.index()][key as usize % CORRECTION_SLOTS];
-        *entry = (*entry * (256 - weight) + target * weight) / 256;
+        let most = CORRECTION_MAX * CORRECTION_GRAIN;
+        *entry = (*entry + step).clamp(-most, most);
     }
 }
 
@@ -123,16 +127,16 @@ impl Correction {
         (2 * pawns + others) / (2 * CORRECTION_GRAIN)
     }
 
-    /// Moves every entry of the position towards `diff` (search score minus uncorrected static
-    /// evaluation), the more the deeper the search was.
-    pub fn update(&mut self, side: Color, keys: &CorrectionKeys, depth: i32, diff: i32) {
+    /// Moves every entry of the position by a share of `residual` (search score minus the
+    /// corrected static evaluation), the larger the deeper the search was.
+    pub fn update(&mut self, side: Color, keys: &CorrectionKeys, depth: i32, residual: i32) {
         let weight = (depth + 1).min(16);
-        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        self.pawns.update(side, keys.pawns, weight, target);
+        let step = residual.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN * weight / 256;
+        self.pawns.update(side, keys.pawns, step);
         for (table, &key) in self.non_pawn.iter_mut().zip(&keys.non_pawn) {
-            table.update(side, key, weight, target);
+            table.update(side, key, step);
         }
-        self.last_move.update(side, keys.last_move as u64, weight, target);
+        self.last_move.update(side, keys.last_move as u64, step);
     }
 }
 
@@ -212,7 +216,7 @@ impl History {
     /// The bonus for a cut-off at `depth`.
     #[inline]
     pub fn bonus(depth: i32) -> i32 {
-        (170 * depth - 120).clamp(0, 1600)
+        (p!(HISTORY_BONUS_SCALE) * depth - p!(HISTORY_BONUS_OFFSET)).clamp(0, p!(HISTORY_BONUS_MAX))
     }
 
     fn gravity(entry: &mut i16, bonus: i32) {
@@ -263,21 +267,27 @@ mod tests {
     fn corrections_converge_and_stay_bounded() {
         let mut c = Correction::default();
         let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4], last_move: 9 };
+        // A position whose evaluation is 30 too low, searched again and again: each search
+        // teaches the residual left after the correction.
         for _ in 0..500 {
-            c.update(Color::White, &keys, 10, 30);
+            let residual = 30 - c.get(Color::White, &keys);
+            c.update(Color::White, &keys, 10, residual);
         }
-        // Every table has learned 30: the pawn table counts once, the three others half each.
-        assert!((70..=75).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
+        // Together the tables correct the 30, not 2.5 times it (the pawn table counts once, the
+        // three others half each, and all moved alike: 12 each).
+        assert!((28..=31).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
         assert_eq!(c.get(Color::Black, &keys), 0);
         let other_pawns = CorrectionKeys { pawns: 78, ..keys };
-        assert!((42..=45).contains(&c.get(Color::White, &other_pawns)), "the other tables still apply");
+        assert!((16..=19).contains(&c.get(Color::White, &other_pawns)), "the other tables still apply");
         let other_pieces = CorrectionKeys { non_pawn: [5, 6], last_move: 10, ..keys };
-        assert!((28..=30).contains(&c.get(Color::White, &other_pieces)), "the pawn table still applies");
+        assert!((11..=13).contains(&c.get(Color::White, &other_pieces)), "the pawn table still applies");
         let other_move = CorrectionKeys { pawns: 78, non_pawn: [5, 6], ..keys };
-        assert!((14..=15).contains(&c.get(Color::White, &other_move)), "the move table still applies");
+        assert!((5..=7).contains(&c.get(Color::White, &other_move)), "the move table still applies");
         assert_eq!(c.get(Color::White, &CorrectionKeys { pawns: 78, non_pawn: [5, 6], last_move: 10 }), 0);
+        // An error no correction can reach: each table stops at its bound.
         for _ in 0..500 {
-            c.update(Color::Black, &keys, 20, -10_000);
+            let residual = -10_000 - c.get(Color::Black, &keys);
+            c.update(Color::Black, &keys, 20, residual);
         }
         let most = -5 * CORRECTION_MAX / 2;
         assert!((most..=most + 8).contains(&c.get(Color::Black, &keys)), "{}", c.get(Color::Black, &keys));

@@ -6,7 +6,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::params::p;
 use super::threads::skips;
 use super::time::{self, TimeBudget};
 use super::worker::Worker;
@@ -61,6 +61,7 @@ impl Search<'_> {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.root_keys = self.keys.len();
+        self.repetition_floor = 0;
         if self.use_nnue {
             self.nnue.reset(root);
         }
@@ -97,11 +98,13 @@ impl Search<'_> {
             self.excluded.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             for (line, previous) in scores.iter_mut().enumerate() {
-                let score = self.aspiration(root, depth, *previous, lines == 1);
+                let mut failed_high = Vec::new();
+                let score = self.aspiration(root, depth, *previous, lines == 1, &mut failed_high);
                 if self.stopped {
-                    // A stopped iteration still counts if its first (best-ordered) move was searched.
-                    if line == 0 && self.pv_len[0] > 0 {
-                        let pv = self.legal_pv(root);
+                    // A stopped iteration still counts if its first (best-ordered) move was
+                    // searched, or if a move failed high before the wider search was cut short.
+                    if line == 0 && (self.pv_len[0] > 0 || !failed_high.is_empty()) {
+                        let pv = if self.pv_len[0] > 0 { self.legal_pv(root) } else { failed_high };
                         if let Some(&best) = pv.first() {
                             result.best = Some(best);
                             result.ponder = pv.get(1).copied();
@@ -182,9 +185,18 @@ impl Search<'_> {
 
     /// One line of one iteration with an aspiration window around `previous`, widened on each
     /// fail. Bound fails of a single-line search are reported once the search has run a second.
-    fn aspiration(&mut self, root: &Position, depth: i32, previous: i32, report_bounds: bool) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+    /// The line of the last fail high is left in `failed_high` (a better move than the last
+    /// iteration's, if the search stops before the wider window settles it).
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        previous: i32,
+        report_bounds: bool,
+        failed_high: &mut Vec<Move>,
+    ) -> i32 {
+        let mut delta = p!(ASPIRATION_DELTA);
+        let (mut alpha, mut beta) = if depth >= p!(ASPIRATION_MIN_DEPTH) && previous.abs() < MATE_BOUND {
             ((previous - delta).max(-MATE), (previous + delta).min(MATE))
         } else {
             (-MATE, MATE)
@@ -214,7 +226,10 @@ impl Search<'_> {
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-MATE);
                 }
-                ScoreBound::Lower => beta = (s + delta).min(MATE),
+                ScoreBound::Lower => {
+                    *failed_high = self.legal_pv(root);
+                    beta = (s + delta).min(MATE);
+                }
                 ScoreBound::Exact => return s,
             }
             delta += delta / 2;

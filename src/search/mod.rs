@@ -18,7 +18,7 @@
 mod alphabeta;
 pub mod history;
 mod iterative;
-mod params;
+pub mod params;
 pub mod picker;
 mod pool;
 pub mod strength;
@@ -313,6 +313,25 @@ mod tests {
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 e2e4");
         w.keys = keys;
         assert!(!w.is_repetition(&pos));
+    }
+
+    #[test]
+    fn no_position_before_a_null_move_repeats_one_after_it() {
+        let mut w = Worker::new(0);
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8");
+        w.keys = keys.clone();
+        w.root_keys = 0;
+        assert!(w.is_repetition(&pos));
+        // Had the search passed after the first ply, the start position would lie before the
+        // pass (the floor is the length of the key stack at the null move's child).
+        w.repetition_floor = 2;
+        assert!(!w.is_repetition(&pos));
+        // A position reached after the pass still counts.
+        w.repetition_floor = 0;
+        let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+        w.keys = keys;
+        w.repetition_floor = 4;
+        assert!(w.is_repetition(&pos));
     }
 
     #[test]

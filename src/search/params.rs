@@ -1,81 +1,250 @@
-//! The search's tuning constants in one place: margins, depth limits and divisors of every
-//! pruning, reduction and extension rule in `alphabeta`, and the aspiration window of
-//! `iterative`. Each was measured where it was introduced (see `docs/search.md`); change one and
-//! the `Bench:` signature changes with it.
+//! The search's and the clock's tuning constants in one place: margins, depth limits and divisors
+//! of every pruning, reduction and extension rule in `alphabeta`, the aspiration window of
+//! `iterative`, the history bonus, and the time manager's shares and factors. Each was measured
+//! where it was introduced (see `docs/search.md`); change one of the search's and the `Bench:`
+//! signature changes with it.
+//!
+//! Every constant is declared once, in [`tunables!`], with the range it may be tuned in. Code
+//! reads one as `p!(NAME)`. In the normal build that is the constant itself. In a build with the
+//! `tune` feature (`make TUNE=1`) each is an atomic the UCI option of the same name sets, so that
+//! a tuner (OpenBench's SPSA, `docs/scripts/spsa.py`) can play one binary at many settings;
+//! `corvid spsa` prints them as OpenBench's SPSA input. At its defaults the tune build searches
+//! exactly like the normal one (the same `bench`).
 
-/// Aspiration: the first window's half-width around the previous score, from this depth on.
-pub const ASPIRATION_DELTA: i32 = 20;
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// One tunable constant: its name (the UCI option of a tune build), its value and its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+}
 
-/// Reverse futility pruning: a node whose evaluation beats beta by `RFP_MARGIN` per ply (one ply
-/// less when improving) returns it, up to this depth.
-pub const RFP_MAX_DEPTH: i32 = 8;
-pub const RFP_MARGIN: i32 = 80;
+impl Tunable {
+    /// The perturbation SPSA ends with: a twentieth of the range, at least half a unit (smaller
+    /// steps of an integer do nothing).
+    pub fn c_end(&self) -> f64 {
+        (f64::from(self.max - self.min) / 20.0).max(0.5)
+    }
 
-/// Null move: from this depth, reduced by `NMP_BASE + depth / NMP_DEPTH_DIVISOR` and one more
-/// ply per `NMP_EVAL_DIVISOR` of evaluation above beta (at most `NMP_EVAL_MAX`).
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-pub const NMP_EVAL_MAX: i32 = 3;
+    /// Its line of OpenBench's SPSA input: `name, int, value, min, max, c_end, r_end`.
+    pub fn openbench_line(&self) -> String {
+        format!("{}, int, {}, {}, {}, {}, 0.002", self.name, self.default, self.min, self.max, self.c_end())
+    }
+}
 
-/// ProbCut: from this depth, a capture that beats beta by the margin in a search
-/// `PROBCUT_REDUCTION` plies shallower cuts the node.
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-pub const PROBCUT_MARGIN: i32 = 200;
-pub const PROBCUT_REDUCTION: i32 = 4;
-/// A table entry at least this much shallower than the node says nothing about ProbCut.
-pub const PROBCUT_TT_DEPTH: i32 = 3;
+macro_rules! tunables {
+    ($( $(#[doc = $doc:literal])* $name:ident = $value:literal, $min:literal ..= $max:literal; )*) => {
+        /// Every tunable constant, in the order of this file.
+        pub const TUNABLES: &[Tunable] = &[
+            $( Tunable { name: stringify!($name), default: $value, min: $min, max: $max }, )*
+        ];
 
-/// Internal iterative reduction: a node without a hash move, from this depth.
-pub const IIR_MIN_DEPTH: i32 = 4;
+        $(
+            $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
+            pub const $name: i32 = $value;
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            pub static $name: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new($value);
+        )*
 
-/// Late-move pruning: quiets after `(LMP_BASE + depth^2)` moves (half that when not improving),
-/// up to this depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-pub const LMP_BASE: i32 = 3;
+        /// The cell of the tunable `name` (case-insensitive), in a tune build.
+        #[cfg(feature = "tune")]
+        fn cell(name: &str) -> Option<&'static std::sync::atomic::AtomicI32> {
+            $( if name.eq_ignore_ascii_case(stringify!($name)) { return Some(&$name); } )*
+            None
+        }
+    };
+}
 
-/// History pruning: a quiet whose history is below `-HISTORY_PRUNE_MARGIN x depth`, up to this
-/// depth.
-pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
-pub const HISTORY_PRUNE_MARGIN: i32 = 3_000;
+/// Reads a tunable: the constant in the normal build, the option's current value in a tune build.
+#[cfg(not(feature = "tune"))]
+macro_rules! p {
+    ($name:ident) => {
+        $crate::search::params::$name
+    };
+}
+#[cfg(feature = "tune")]
+macro_rules! p {
+    ($name:ident) => {
+        $crate::search::params::$name.load(std::sync::atomic::Ordering::Relaxed)
+    };
+}
+pub(crate) use p;
 
-/// Futility pruning of quiets: evaluation + `FUTILITY_BASE + FUTILITY_MARGIN x depth` at most
-/// alpha, up to this depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_MARGIN: i32 = 90;
+/// Whether this build takes the tunables as UCI options (`make TUNE=1`).
+pub const TUNE_BUILD: bool = cfg!(feature = "tune");
 
-/// SEE pruning: a quiet losing more than `SEE_QUIET_MARGIN x depth^2`, up to `SEE_QUIET_MAX_DEPTH`;
-/// a capture losing more than `SEE_NOISY_MARGIN x depth`, up to `SEE_NOISY_MAX_DEPTH`.
-pub const SEE_QUIET_MAX_DEPTH: i32 = 8;
-pub const SEE_QUIET_MARGIN: i32 = 40;
-pub const SEE_NOISY_MAX_DEPTH: i32 = 6;
-pub const SEE_NOISY_MARGIN: i32 = 90;
+/// The tunable called `name` (case-insensitive).
+pub fn tunable(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+}
 
-/// Singular extensions: from this depth, for a hash move whose entry is at most
-/// `SINGULAR_TT_DEPTH` plies shallower; the margin below its score is `SINGULAR_MARGIN x depth`.
-pub const SINGULAR_MIN_DEPTH: i32 = 8;
-pub const SINGULAR_TT_DEPTH: i32 = 3;
-pub const SINGULAR_MARGIN: i32 = 2;
-/// A second ply of extension when the rest fall this far below the margin, at most
-/// `DOUBLE_EXTENSIONS_MAX` times on one path.
-pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-pub const DOUBLE_EXTENSIONS_MAX: i32 = 6;
+/// Sets the tunable `name` to `value` (a tune build's `setoption`); a value outside its range
+/// is refused.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i32) -> Result<(), String> {
+    let t = tunable(name).ok_or_else(|| format!("no such option '{name}'"))?;
+    if !(t.min..=t.max).contains(&value) {
+        return Err(format!("option '{}': {value} is not from {} to {}; unchanged", t.name, t.min, t.max));
+    }
+    cell(name).expect("every tunable has a cell").store(value, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
 
-/// Late-move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR`, from
-/// `LMR_MIN_DEPTH`, less one ply per `LMR_HISTORY_DIVISOR` of history.
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_HISTORY_DIVISOR: i32 = 12_288;
-/// After a reduced move beats alpha: a ply deeper when it beat the best by
-/// `DEEPER_BASE + DEEPER_MARGIN x depth`, a ply shallower when by less than `SHALLOWER_MARGIN`.
-pub const DEEPER_BASE: i32 = 40;
-pub const DEEPER_MARGIN: i32 = 2;
-pub const SHALLOWER_MARGIN: i32 = 10;
+/// The current value of the tunable `name`.
+pub fn value(name: &str) -> Option<i32> {
+    #[cfg(feature = "tune")]
+    {
+        cell(name).map(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        tunable(name).map(|t| t.default)
+    }
+}
 
-/// Quiescence delta pruning: a capture whose victim cannot lift the evaluation to alpha by this
-/// much more.
-pub const DELTA_MARGIN: i32 = 200;
+tunables! {
+    /// Aspiration: the first window's half-width around the previous score, from this depth on.
+    ASPIRATION_DELTA = 20, 8..=50;
+    ASPIRATION_MIN_DEPTH = 4, 2..=8;
+
+    /// Reverse futility pruning: a node whose evaluation beats beta by `RFP_MARGIN` per ply (one
+    /// ply less when improving) returns it, up to this depth.
+    RFP_MAX_DEPTH = 8, 4..=12;
+    RFP_MARGIN = 80, 40..=160;
+
+    /// Null move: from this depth, reduced by `NMP_BASE + depth / NMP_DEPTH_DIVISOR` and one more
+    /// ply per `NMP_EVAL_DIVISOR` of evaluation above beta (at most `NMP_EVAL_MAX`).
+    NMP_MIN_DEPTH = 3, 1..=6;
+    NMP_BASE = 3, 2..=5;
+    NMP_DEPTH_DIVISOR = 4, 2..=8;
+    NMP_EVAL_DIVISOR = 200, 100..=400;
+    NMP_EVAL_MAX = 3, 1..=6;
+
+    /// ProbCut: from this depth, a capture that beats beta by the margin in a search
+    /// `PROBCUT_REDUCTION` plies shallower cuts the node.
+    PROBCUT_MIN_DEPTH = 5, 3..=8;
+    PROBCUT_MARGIN = 200, 100..=400;
+    PROBCUT_REDUCTION = 4, 2..=6;
+    /// A table entry at least this much shallower than the node says nothing about ProbCut.
+    PROBCUT_TT_DEPTH = 3, 1..=6;
+
+    /// Internal iterative reduction: a node without a hash move, from this depth.
+    IIR_MIN_DEPTH = 4, 2..=8;
+
+    /// Late-move pruning: quiets after `(LMP_BASE + depth^2)` moves (half that when not
+    /// improving), up to this depth.
+    LMP_MAX_DEPTH = 8, 4..=12;
+    LMP_BASE = 3, 1..=8;
+
+    /// History pruning: a quiet whose history is below `-HISTORY_PRUNE_MARGIN x depth`, up to this
+    /// depth.
+    HISTORY_PRUNE_MAX_DEPTH = 4, 2..=8;
+    HISTORY_PRUNE_MARGIN = 3000, 1000..=6000;
+
+    /// Futility pruning of quiets: evaluation + `FUTILITY_BASE + FUTILITY_MARGIN x depth` at most
+    /// alpha, up to this depth.
+    FUTILITY_MAX_DEPTH = 6, 3..=10;
+    FUTILITY_BASE = 100, 40..=200;
+    FUTILITY_MARGIN = 90, 40..=180;
+
+    /// SEE pruning: a quiet losing more than `SEE_QUIET_MARGIN x depth^2`, up to
+    /// `SEE_QUIET_MAX_DEPTH`; a capture losing more than `SEE_NOISY_MARGIN x depth`, up to
+    /// `SEE_NOISY_MAX_DEPTH`.
+    SEE_QUIET_MAX_DEPTH = 8, 4..=12;
+    SEE_QUIET_MARGIN = 40, 15..=90;
+    SEE_NOISY_MAX_DEPTH = 6, 3..=10;
+    SEE_NOISY_MARGIN = 90, 40..=180;
+
+    /// Singular extensions: from this depth, for a hash move whose entry is at most
+    /// `SINGULAR_TT_DEPTH` plies shallower; the margin below its score is
+    /// `SINGULAR_MARGIN x depth`.
+    SINGULAR_MIN_DEPTH = 8, 5..=10;
+    SINGULAR_TT_DEPTH = 3, 1..=5;
+    SINGULAR_MARGIN = 2, 1..=4;
+    /// A second ply of extension when the rest fall this far below the margin, at most
+    /// `DOUBLE_EXTENSIONS_MAX` times on one path.
+    DOUBLE_EXTENSION_MARGIN = 20, 5..=50;
+    DOUBLE_EXTENSIONS_MAX = 6, 2..=12;
+
+    /// Late-move reductions: `LMR_BASE / 100 + ln(depth) ln(move number) / (LMR_DIVISOR / 100)`,
+    /// from `LMR_MIN_DEPTH`, less one ply per `LMR_HISTORY_DIVISOR` of history.
+    LMR_BASE = 75, 25..=150;
+    LMR_DIVISOR = 225, 150..=350;
+    LMR_MIN_DEPTH = 3, 2..=5;
+    LMR_HISTORY_DIVISOR = 12288, 4096..=24576;
+    /// After a reduced move beats alpha: a ply deeper when it beat the best by
+    /// `DEEPER_BASE + DEEPER_MARGIN x depth`, a ply shallower when by less than
+    /// `SHALLOWER_MARGIN`.
+    DEEPER_BASE = 40, 10..=100;
+    DEEPER_MARGIN = 2, 0..=8;
+    SHALLOWER_MARGIN = 10, 0..=30;
+
+    /// Quiescence delta pruning: a capture whose victim cannot lift the evaluation to alpha by
+    /// this much more.
+    DELTA_MARGIN = 200, 50..=400;
+
+    /// The history bonus of a cut-off at `depth`: `HISTORY_BONUS_SCALE x depth -
+    /// HISTORY_BONUS_OFFSET`, at most `HISTORY_BONUS_MAX`.
+    HISTORY_BONUS_SCALE = 170, 80..=340;
+    HISTORY_BONUS_OFFSET = 120, 0..=300;
+    HISTORY_BONUS_MAX = 1600, 800..=3200;
+
+    /// The clock, without movestogo: the game is taken to last `TIME_MOVES_START -
+    /// TIME_MOVES_SLOPE / 1000 x move number` more moves, at least `TIME_MOVES_MIN`.
+    TIME_MOVES_START = 35, 20..=50;
+    TIME_MOVES_SLOPE = 400, 0..=800;
+    TIME_MOVES_MIN = 15, 8..=30;
+    /// The soft limit (base): the clock's share plus `TIME_INCREMENT_PERCENT` of the increment,
+    /// at most `TIME_SOFT_MAX_PERCENT` of the clock.
+    TIME_INCREMENT_PERCENT = 75, 40..=100;
+    TIME_SOFT_MAX_PERCENT = 40, 20..=60;
+    /// The hard limit: `TIME_HARD_FACTOR x base`, at most `TIME_HARD_MAX_PERCENT` of the clock.
+    TIME_HARD_FACTOR = 8, 3..=12;
+    TIME_HARD_MAX_PERCENT = 50, 30..=75;
+    /// The soft limit's factor (percent) after 0, 1, ... 6 or more iterations with the same best
+    /// move.
+    TIME_STABILITY_0 = 200, 120..=300;
+    TIME_STABILITY_1 = 150, 100..=250;
+    TIME_STABILITY_2 = 120, 80..=200;
+    TIME_STABILITY_3 = 105, 70..=150;
+    TIME_STABILITY_4 = 95, 60..=130;
+    TIME_STABILITY_5 = 85, 50..=120;
+    TIME_STABILITY_6 = 75, 40..=110;
+    /// A score that fell by this many centipawns since the last iteration doubles the soft limit
+    /// (a rise of a quarter of it takes a quarter off).
+    TIME_SCORE_DROP = 100, 40..=250;
+    /// The factor for the best move's share of the nodes:
+    /// `(TIME_NODE_BASE / 100 - share) x TIME_NODE_FACTOR / 100`.
+    TIME_NODE_BASE = 150, 110..=200;
+    TIME_NODE_FACTOR = 130, 80..=200;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_starts_inside_its_range_under_a_unique_name() {
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min < t.max && (t.min..=t.max).contains(&t.default), "{t:?}");
+            assert!(TUNABLES[..i].iter().all(|o| !o.name.eq_ignore_ascii_case(t.name)), "{} twice", t.name);
+            // (A tune build's options test changes one while this runs.)
+            if !TUNE_BUILD {
+                assert_eq!(value(t.name), Some(t.default), "{} reads its default", t.name);
+            }
+        }
+        assert_eq!(tunable("rfp_margin").map(|t| t.name), Some("RFP_MARGIN"));
+        assert_eq!(p!(RFP_MARGIN), value("RFP_MARGIN").unwrap());
+    }
+
+    #[test]
+    fn openbench_lines_have_seven_fields() {
+        let line = tunable("RFP_MARGIN").unwrap().openbench_line();
+        assert_eq!(line, "RFP_MARGIN, int, 80, 40, 160, 6, 0.002");
+        let small = tunable("SINGULAR_MARGIN").unwrap().openbench_line();
+        assert_eq!(small, "SINGULAR_MARGIN, int, 2, 1, 4, 0.5, 0.002");
+    }
+}

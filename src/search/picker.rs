@@ -122,6 +122,18 @@ impl MovePicker {
         Some(m) == self.tt_move || Some(m) == self.killers[0] || Some(m) == self.killers[1]
     }
 
+    /// What the picker learned of the exchange of the move it last gave: `Some(true)` for a
+    /// capture it found to lose no material (SEE), `Some(false)` for one it found to lose some,
+    /// `None` where it did not look (the hash move, killers, quiets, evasions).
+    #[inline]
+    pub fn known_see(&self) -> Option<bool> {
+        match self.stage {
+            Stage::GoodNoisy => Some(true),
+            Stage::BadNoisy => Some(false),
+            _ => None,
+        }
+    }
+
     /// The next move, or `None` when the node has none left.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         loop {
@@ -314,6 +326,36 @@ mod tests {
                 assert_eq!(raw, expected, "{fen}: tt {tt:?} killer {killer:?}");
             }
         }
+    }
+
+    #[test]
+    fn what_the_picker_says_of_a_moves_exchange_is_true() {
+        let history = Box::<History>::default();
+        let (mut good, mut bad) = (0, 0);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/4P3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let noisy = pos.legal_moves().iter().copied().find(|m| m.is_capture());
+            let mut picker = MovePicker::new(&pos, noisy, [None; 2], [NO_CONTEXT; 3]);
+            while let Some(m) = picker.next(&pos, &history) {
+                match picker.known_see() {
+                    Some(known) => {
+                        assert!(m.is_capture() || m.is_promotion(), "{fen} {m}");
+                        assert_eq!(known, pos.see_ge(m, 0), "{fen} {m}");
+                        if known {
+                            good += 1;
+                        } else {
+                            bad += 1;
+                        }
+                    }
+                    None => assert!(Some(m) == noisy || !(m.is_capture() || m.is_promotion()), "{fen} {m}"),
+                }
+            }
+        }
+        assert!(good > 0 && bad > 0, "both kinds met ({good} good, {bad} bad)");
     }
 
     #[test]

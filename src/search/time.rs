@@ -12,6 +12,8 @@
 
 use std::time::Duration;
 
+use super::params::p;
+
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -61,11 +63,15 @@ impl TimeBudget {
             let left = left.max(clock.time.min(Duration::from_millis(1)));
             // Without movestogo the game is taken to last about 35 more moves at its start and
             // fewer as it goes on (15 at the least), so a move's share of the clock grows.
-            let expected = (35.0 - 0.4 * fullmove as f64).clamp(15.0, 35.0) as u32;
-            let moves = clock.moves_to_go.map_or(expected, |m| m.clamp(1, 50));
-            let base = left / moves + clock.increment * 3 / 4;
-            let soft = base.min(left * 4 / 10);
-            let hard = (base * 8).min(left / 2).max(soft);
+            let start = f64::from(p!(TIME_MOVES_START));
+            let slope = f64::from(p!(TIME_MOVES_SLOPE)) / 1000.0;
+            let least = f64::from(p!(TIME_MOVES_MIN)).min(start);
+            let expected = (start - slope * fullmove as f64).clamp(least, start) as u32;
+            let moves = clock.moves_to_go.map_or(expected, |m| m.clamp(1, 50)).max(1);
+            let base = left / moves + clock.increment * p!(TIME_INCREMENT_PERCENT) as u32 / 100;
+            let soft = base.min(left * p!(TIME_SOFT_MAX_PERCENT) as u32 / 100);
+            let hard =
+                (base * p!(TIME_HARD_FACTOR) as u32).min(left * p!(TIME_HARD_MAX_PERCENT) as u32 / 100).max(soft);
             budget = TimeBudget { soft: Some(soft), hard: Some(hard) };
         }
         if let Some(movetime) = limits.movetime {
@@ -81,9 +87,18 @@ impl TimeBudget {
 /// consecutive iterations that kept the best move, `score_drop` how many centipawns the score
 /// fell since the previous iteration (negative when it rose).
 pub fn soft_scale(stability: u32, score_drop: i32) -> f64 {
-    const STABILITY: [f64; 7] = [2.0, 1.5, 1.2, 1.05, 0.95, 0.85, 0.75];
-    let stable = STABILITY[stability.min(6) as usize];
-    let falling = 1.0 + score_drop.clamp(-25, 100) as f64 / 100.0;
+    let percent = match stability {
+        0 => p!(TIME_STABILITY_0),
+        1 => p!(TIME_STABILITY_1),
+        2 => p!(TIME_STABILITY_2),
+        3 => p!(TIME_STABILITY_3),
+        4 => p!(TIME_STABILITY_4),
+        5 => p!(TIME_STABILITY_5),
+        _ => p!(TIME_STABILITY_6),
+    };
+    let stable = f64::from(percent) / 100.0;
+    let drop = p!(TIME_SCORE_DROP);
+    let falling = 1.0 + score_drop.clamp(-drop / 4, drop) as f64 / f64::from(drop);
     stable * falling
 }
 
@@ -91,7 +106,7 @@ pub fn soft_scale(stability: u32, score_drop: i32) -> f64 {
 /// current best move: a move that took nearly all of them is clear, one that took few was
 /// contested.
 pub fn node_scale(best_share: f64) -> f64 {
-    (1.5 - best_share.clamp(0.0, 1.0)) * 1.3
+    (f64::from(p!(TIME_NODE_BASE)) / 100.0 - best_share.clamp(0.0, 1.0)) * f64::from(p!(TIME_NODE_FACTOR)) / 100.0
 }
 
 #[cfg(test)]

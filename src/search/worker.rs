@@ -47,6 +47,9 @@ pub struct Worker {
     pub(super) keys: Vec<u64>,
     /// Length of the game part of `keys`.
     pub(super) root_keys: usize,
+    /// Length of `keys` at the child of the innermost null move on the path (0 without one):
+    /// the repetition scan stops there.
+    pub(super) repetition_floor: usize,
     pub(super) stack: Vec<PlyState>,
     pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(super) pv_len: Vec<usize>,
@@ -96,6 +99,7 @@ impl Worker {
             use_nnue: crate::nnue::ON_BY_DEFAULT,
             keys: Vec::with_capacity(1024),
             root_keys: 0,
+            repetition_floor: 0,
             stack: vec![PlyState::default(); MAX_PLY + 8],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],

@@ -2,6 +2,7 @@
 //! updates. A value out of range or of the wrong kind is refused with a reason and the option
 //! keeps its value.
 
+use crate::search::params;
 use crate::search::strength::{MAX_ELO, MIN_ELO};
 
 /// Current option values.
@@ -126,6 +127,9 @@ impl Options {
             ),
             format!("option name Syzygy50MoveRule type check default {}", d.syzygy_rule50),
         ]
+        .into_iter()
+        .chain(tunable_declarations())
+        .collect()
     }
 
     /// Applies `setoption name <name> value <value>`; names are case-insensitive.
@@ -217,14 +221,62 @@ impl Options {
                 Some(v) if v == EMBEDDED => Ok(Change::LoadNetwork(None)),
                 Some(path) => Ok(Change::LoadNetwork(Some(path.to_string()))),
             },
-            _ => Err(format!("no such option '{name}'")),
+            _ => set_tunable(name, value),
         }
     }
+}
+
+/// A tune build's options: one spin per search and clock constant (`make TUNE=1`).
+fn tunable_declarations() -> Vec<String> {
+    if !params::TUNE_BUILD {
+        return Vec::new();
+    }
+    params::TUNABLES
+        .iter()
+        .map(|t| format!("option name {} type spin default {} min {} max {}", t.name, t.default, t.min, t.max))
+        .collect()
+}
+
+/// `setoption` of a tunable constant in a tune build; any other name is no option.
+#[cfg(feature = "tune")]
+fn set_tunable(name: &str, value: Option<&str>) -> Result<Change, String> {
+    let t = params::tunable(name.trim()).ok_or_else(|| format!("no such option '{name}'"))?;
+    let v = value.map(str::trim).unwrap_or("");
+    let n = v
+        .parse::<i32>()
+        .map_err(|_| format!("option '{}': '{v}' is not a number from {} to {}; unchanged", t.name, t.min, t.max))?;
+    params::set(t.name, n)?;
+    Ok(Change::Stored)
+}
+
+#[cfg(not(feature = "tune"))]
+fn set_tunable(name: &str, _value: Option<&str>) -> Result<Change, String> {
+    Err(format!("no such option '{name}'"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tunables_are_options_of_a_tune_build_only() {
+        let mut o = Options::default();
+        let t = params::tunable("TIME_NODE_FACTOR").unwrap();
+        let declared = o.declarations().iter().any(|d| d.starts_with("option name TIME_NODE_FACTOR type spin"));
+        assert_eq!(declared, params::TUNE_BUILD);
+        let other = (t.default + 1).to_string();
+        if params::TUNE_BUILD {
+            assert_eq!(o.set("time_node_factor", Some(&other)), Ok(Change::Stored));
+            assert_eq!(params::value(t.name), Some(t.default + 1));
+            assert!(o.set("TIME_NODE_FACTOR", Some(&(t.max + 1).to_string())).is_err());
+            assert!(o.set("TIME_NODE_FACTOR", Some("many")).is_err());
+            assert_eq!(params::value(t.name), Some(t.default + 1), "a refused value changes nothing");
+            assert_eq!(o.set("TIME_NODE_FACTOR", Some(&t.default.to_string())), Ok(Change::Stored));
+        } else {
+            assert_eq!(o.set("TIME_NODE_FACTOR", Some(&other)), Err("no such option 'TIME_NODE_FACTOR'".into()));
+        }
+        assert_eq!(params::value(t.name), Some(t.default));
+    }
 
     #[test]
     fn values_are_checked() {
@@ -287,6 +339,7 @@ mod tests {
         assert_eq!(o.syzygy_probe_limit, 5);
         assert_eq!(o.set("Syzygy50MoveRule", Some("false")), Ok(Change::Stored));
         assert!(!o.syzygy_rule50);
-        assert_eq!(o.declarations().len(), 18);
+        let tunables = if params::TUNE_BUILD { params::TUNABLES.len() } else { 0 };
+        assert_eq!(o.declarations().len(), 18 + tunables);
     }
 }
