@@ -292,6 +292,17 @@ impl Search<'_> {
         };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
+        // Hindsight: the parent reduced this node a lot; if the evaluations say the position is
+        // no better for the side that moved into it than before, the reduction was too much.
+        if !in_check && ply >= 1 && excluded.is_none() {
+            let prior = self.stack[ply - 1].reduction;
+            let parent_eval = self.stack[ply - 1].eval;
+            if prior >= p!(HINDSIGHT_REDUCTION) && static_eval + parent_eval <= 0 {
+                depth += 1;
+            } else if prior >= 2 && depth >= 2 && static_eval + parent_eval > p!(HINDSIGHT_MARGIN) {
+                depth -= 1;
+            }
+        }
 
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
@@ -299,12 +310,14 @@ impl Search<'_> {
                 && eval.abs() < MATE_BOUND
                 && eval - p!(RFP_MARGIN) * (depth - improving as i32) >= beta
             {
-                return eval;
+                // Fail firm: halfway to beta, an evaluation is no proof of the full margin.
+                return (eval + beta) / 2;
             }
             // Null-move pruning.
             let us = pos.side_to_move();
             let pieces = pos.colored(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
-            if depth >= p!(NMP_MIN_DEPTH)
+            if cut_node
+                && depth >= p!(NMP_MIN_DEPTH)
                 && eval >= beta
                 && pieces.is_nonempty()
                 && ply >= 1
@@ -375,7 +388,8 @@ impl Search<'_> {
                         Bound::Lower,
                         ply,
                     );
-                    return score;
+                    // Fail firm: the margin was the search's, not the node's.
+                    return score - (probcut_beta - beta);
                 }
             }
         }
@@ -525,7 +539,9 @@ impl Search<'_> {
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let reduced = new_depth - r;
+                self.stack[ply].reduction = r;
                 score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
+                self.stack[ply].reduction = 0;
                 let mut full = new_depth;
                 if score > alpha && r > 0 {
                     // How far the reduced search beat the best move so far says how deep to
@@ -609,6 +625,18 @@ impl Search<'_> {
             Bound::Upper => best_score < static_eval,
             _ => true,
         };
+        // A node that fails low was a good move for the opponent who moved into it: their
+        // quiet move gets the bonus a cut-off would have earned it.
+        if bound == Bound::Upper && ply >= 1 {
+            let cont = self.stack[ply - 1].cont;
+            if let Some(prev) = self.stack[ply - 1].mv.filter(|m| !m.is_capture() && !m.is_promotion()) {
+                if cont != NO_CONTEXT {
+                    let piece = Piece::ALL[cont / 64];
+                    let conts = self.contexts(ply - 1);
+                    self.history.reward_quiet(!pos.side_to_move(), piece, prev, conts, history::History::bonus(depth));
+                }
+            }
+        }
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
             self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - static_eval);
         }
@@ -653,7 +681,8 @@ impl Search<'_> {
             static_eval = self.corrected(pos, &self.correction_keys(pos, ply), raw_eval);
             let stand_pat = sharpened(entry, static_eval);
             if stand_pat >= beta {
-                return stand_pat;
+                // Fail firm: the evaluation is no proof of how far above beta.
+                return (stand_pat + beta) / 2;
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
@@ -662,9 +691,16 @@ impl Search<'_> {
         let mut picker = MovePicker::new_quiescence(pos, tt_move);
         let mut best_move = None;
         let mut moves = 0;
+        // A recapture on the square of the last move is never cut by the move count.
+        let recapture_square = if ply >= 1 { self.stack[ply - 1].mv.map(|m| m.to()) } else { None };
         while let Some(m) = picker.next(pos, &self.history) {
             moves += 1;
             if !in_check && best_score > -MATE_BOUND {
+                // Move-count pruning: the best captures come first; past a few, only
+                // recaptures and promotions are still worth a look.
+                if moves > p!(QS_MOVE_COUNT) && Some(m.to()) != recapture_square && !m.is_promotion() {
+                    continue;
+                }
                 // Delta pruning: even winning the victim cannot lift the score to alpha.
                 if m.promotion().is_none() && m.is_capture() {
                     let victim = if m.is_en_passant() { PieceType::Pawn } else { pos.piece_type_on(m.to()) };

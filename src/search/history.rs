@@ -233,6 +233,12 @@ impl History {
         }
     }
 
+    /// Gives the quiet move `m` of `piece` the `bonus` (negative: a malus) in the contexts
+    /// `conts`, without touching the killers.
+    pub fn reward_quiet(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
+        self.update_one(side, piece, m, conts, bonus);
+    }
+
     /// Records a quiet cut-off: `best` is rewarded, the `tried` quiets before it are punished;
     /// each move comes with the piece that makes it.
     pub fn update_quiets(

@@ -185,6 +185,14 @@ tunables! {
     /// Quiescence delta pruning: a capture whose victim cannot lift the evaluation to alpha by
     /// this much more.
     DELTA_MARGIN = 200, 50..=400;
+    /// Quiescence move-count pruning: after this many captures, only recaptures and promotions.
+    QS_MOVE_COUNT = 3, 1..=8;
+
+    /// Hindsight: a node its parent reduced by at least `HINDSIGHT_REDUCTION` plies is searched a
+    /// ply deeper when the position is no better for the side that moved into it, a node reduced
+    /// by two or more a ply shallower when the two evaluations sum above `HINDSIGHT_MARGIN`.
+    HINDSIGHT_REDUCTION = 3, 2..=5;
+    HINDSIGHT_MARGIN = 150, 50..=300;
 
     /// The history bonus of a cut-off at `depth`: `HISTORY_BONUS_SCALE x depth -
     /// HISTORY_BONUS_OFFSET`, at most `HISTORY_BONUS_MAX`.

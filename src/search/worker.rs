@@ -26,11 +26,14 @@ pub(super) struct PlyState {
     pub(super) excluded: Option<Move>,
     /// Double extensions on the path from the root to this ply.
     pub(super) double_extensions: i32,
+    /// The late-move reduction of the move now searched from this ply (0 outside a reduced
+    /// search): its child adjusts its depth by it in hindsight.
+    pub(super) reduction: i32,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None, double_extensions: 0 }
+        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None, double_extensions: 0, reduction: 0 }
     }
 }
 
