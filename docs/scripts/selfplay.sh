@@ -7,7 +7,10 @@
 # normalized) that stops early instead of playing all the pairs.
 set -euo pipefail
 NEW=$1; BASE=$2; PAIRS=$3; OUT=$4; LIMIT=${5:-nodes=25000}
-SHARED=${SHARED:-../shared}
+SHARED=$(cd "${SHARED:-../shared}" && pwd)
+NEW=$(realpath "$NEW"); BASE=$(realpath "$BASE"); OUT=$(realpath -m "$OUT")
+# fastchess leaves its config.json where it runs: beside the results, not in the checkout.
+mkdir -p "$(dirname "$OUT")"; cd "$(dirname "$OUT")"
 case $LIMIT in
   nodes=*) EACH="tc=inf $LIMIT" ;;
   *) EACH=$LIMIT ;;
