@@ -628,13 +628,11 @@ impl Search<'_> {
         // A node that fails low was a good move for the opponent who moved into it: their
         // quiet move gets the bonus a cut-off would have earned it.
         if bound == Bound::Upper && ply >= 1 {
-            let cont = self.stack[ply - 1].cont;
-            if let Some(prev) = self.stack[ply - 1].mv.filter(|m| !m.is_capture() && !m.is_promotion()) {
-                if cont != NO_CONTEXT {
-                    let piece = Piece::ALL[cont / 64];
-                    let conts = self.contexts(ply - 1);
-                    self.history.reward_quiet(!pos.side_to_move(), piece, prev, conts, history::History::bonus(depth));
-                }
+            let (prev, cont) = (self.stack[ply - 1].mv, self.stack[ply - 1].cont);
+            let quiet_prev = prev.filter(|m| !m.is_capture() && !m.is_promotion());
+            if let (Some(prev), Some(piece)) = (quiet_prev, history::context_piece(cont)) {
+                let conts = self.contexts(ply - 1);
+                self.history.reward_quiet(!pos.side_to_move(), piece, prev, conts, history::History::bonus(depth));
             }
         }
         if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {

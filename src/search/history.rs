@@ -43,6 +43,12 @@ pub fn context(piece: Piece, m: Move) -> Context {
     piece.index() * 64 + m.to().index()
 }
 
+/// The piece of a context made by [`context`] (`None` for `NO_CONTEXT`).
+#[inline]
+pub fn context_piece(c: Context) -> Option<Piece> {
+    (c != NO_CONTEXT).then(|| Piece::ALL[c / 64])
+}
+
 /// One continuation table: `[piece][to]` of the reply.
 type ContTable = [[i16; 64]; 12];
 
@@ -322,6 +328,9 @@ mod tests {
         let knight = Piece::WhiteKnight;
         let reply = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
         let earlier = context(Piece::BlackPawn, Move::new(Square::E7, Square::E5, MoveKind::Quiet));
+        assert_eq!(context_piece(earlier), Some(Piece::BlackPawn));
+        assert_eq!(context_piece(context(knight, reply)), Some(knight));
+        assert_eq!(context_piece(NO_CONTEXT), None);
         for slot in 0..3 {
             let mut h = Box::<History>::default();
             let mut conts = [NO_CONTEXT; 3];

@@ -49,12 +49,9 @@ macro_rules! tunables {
             pub static $name: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new($value);
         )*
 
-        /// The cell of the tunable `name` (case-insensitive), in a tune build.
+        /// The cells of a tune build, in the order of [`TUNABLES`].
         #[cfg(feature = "tune")]
-        fn cell(name: &str) -> Option<&'static std::sync::atomic::AtomicI32> {
-            $( if name.eq_ignore_ascii_case(stringify!($name)) { return Some(&$name); } )*
-            None
-        }
+        static CELLS: &[&std::sync::atomic::AtomicI32] = &[ $( &$name, )* ];
     };
 }
 
@@ -79,6 +76,12 @@ pub const TUNE_BUILD: bool = cfg!(feature = "tune");
 /// The tunable called `name` (case-insensitive).
 pub fn tunable(name: &str) -> Option<&'static Tunable> {
     TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+/// The cell of the tunable `name` (case-insensitive), in a tune build.
+#[cfg(feature = "tune")]
+fn cell(name: &str) -> Option<&'static std::sync::atomic::AtomicI32> {
+    TUNABLES.iter().position(|t| t.name.eq_ignore_ascii_case(name)).map(|i| CELLS[i])
 }
 
 /// Sets the tunable `name` to `value` (a tune build's `setoption`); a value outside its range
