@@ -89,6 +89,8 @@ def run(args):
         state = {"engine": os.path.abspath(args.engine), "iterations": args.iterations, "pairs": args.pairs,
                  "limit": args.limit, "book": args.book, "concurrency": args.concurrency, "k": 0,
                  "seed": args.seed, "params": params, "games": 0, "history": []}
+        for p in params.values():
+            p["r_end"] *= args.rate
         save(args.state, state)
         print(f"tuning {len(params)} constants over {args.iterations} iterations; state in {args.state}")
     stop = []
@@ -157,6 +159,9 @@ def main():
     r.add_argument("--concurrency", type=int, default=2)
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--only", help="comma-separated name prefixes to tune (default all)")
+    r.add_argument("--rate", type=float, default=1.0,
+                   help="multiplies every r_end: OpenBench's rates suit tens of thousands of pairs, "
+                        "a two-core run plays a few thousand")
     s = sub.add_parser("show")
     s.add_argument("--state", required=True)
     w = sub.add_parser("write")
