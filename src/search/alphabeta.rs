@@ -134,11 +134,12 @@ impl Worker {
         }
     }
 
-    /// The continuation contexts of the node at `ply`: the moves one, two and four plies back.
+    /// The history contexts of the node at `ply`: the moves one, two and four plies back, and
+    /// its pawn-history slot (set when the node was entered).
     #[inline]
     fn contexts(&self, ply: usize) -> history::Contexts {
         let back = |n: usize| if ply >= n { self.stack[ply - n].cont } else { NO_CONTEXT };
-        [back(1), back(2), back(4)]
+        history::Contexts { moves: [back(1), back(2), back(4)], pawns: self.stack[ply].pawns }
     }
 
     /// The correction-history keys of `pos`, the position at `ply`.
@@ -249,6 +250,7 @@ impl Search<'_> {
         }
 
         let key = pos.key();
+        self.stack[ply].pawns = history::pawn_slot(pos);
         let entry = self.shared.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
@@ -292,6 +294,7 @@ impl Search<'_> {
         };
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
+        self.stack[ply + 1].cutoffs = 0;
         // Hindsight: the parent reduced this node a lot; if the evaluations say the position is
         // no better for the side that moved into it than before, the reduction was too much.
         if !in_check && ply >= 1 && excluded.is_none() {
@@ -536,6 +539,8 @@ impl Search<'_> {
                     r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
                     r -= history / p!(LMR_HISTORY_DIVISOR);
                     r += (quiet && tt_noisy) as i32;
+                    // Children that keep failing high: this node will likely fail high too.
+                    r += (self.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let reduced = new_depth - r;
@@ -575,6 +580,7 @@ impl Search<'_> {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
+                        self.stack[ply].cutoffs += 1;
                         if quiet {
                             self.history.update_quiets(side, ply, depth, conts, (piece, m), &quiets);
                             self.history.update_captures(depth, None, &noisies);

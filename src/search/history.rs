@@ -6,7 +6,9 @@
 //! One update rule: the quiet move that caused a beta cut-off gets a bonus, every quiet tried
 //! before it the same amount as a malus, and both go through the "gravity" formula
 //! `h += b - h * |b| / MAX`, which keeps values inside `±MAX` without clamping. A quiet move's
-//! score is the sum of its butterfly entry and its three continuation entries.
+//! score is the sum of its butterfly entry, its three continuation entries and its pawn-history
+//! entry (the piece and destination in positions of the same pawn structure, a slot chosen by
+//! the pawn key: which plans suit a structure).
 //!
 //! Captures and promotions have their own capture history (moving piece, destination, captured
 //! piece type), updated by the same rule and added to the victim's value when ordering them.
@@ -31,8 +33,27 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// written.
 pub type Context = usize;
 
-/// The contexts a quiet move is scored in: the moves one, two and four plies back.
-pub type Contexts = [Context; 3];
+/// What a quiet move is scored in: the contexts of the moves one, two and four plies back, and
+/// the pawn-history slot of the position (its pawn structure, [`pawn_slot`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Contexts {
+    pub moves: [Context; 3],
+    pub pawns: usize,
+}
+
+impl Contexts {
+    /// No earlier move, pawn slot 0.
+    pub const NONE: Contexts = Contexts { moves: [NO_CONTEXT; 3], pawns: 0 };
+}
+
+/// Slots of the pawn history (positions are told apart by their pawn keys modulo this).
+const PAWN_SLOTS: usize = 512;
+
+/// The pawn-history slot of `pos`.
+#[inline]
+pub fn pawn_slot(pos: &Position) -> usize {
+    pos.pawn_key() as usize % PAWN_SLOTS
+}
 
 /// The context of "no move".
 pub const NO_CONTEXT: Context = 12 * 64;
@@ -154,6 +175,8 @@ pub struct History {
     continuation: Vec<ContTable>,
     /// `[piece][to][captured piece type]`; a promotion without capture counts as capturing a pawn.
     captures: [[[i16; 6]; 64]; 12],
+    /// Quiet moves by pawn structure: `[pawn slot][piece][to]`.
+    pawn: Vec<ContTable>,
 }
 
 impl Default for History {
@@ -163,6 +186,7 @@ impl Default for History {
             butterfly: [[[0; 64]; 64]; 2],
             continuation: vec![[[0; 64]; 12]; NO_CONTEXT + 1],
             captures: [[[0; 6]; 64]; 12],
+            pawn: vec![[[0; 64]; 12]; PAWN_SLOTS],
         }
     }
 }
@@ -188,12 +212,14 @@ impl History {
         self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
     }
 
-    /// The history score of a quiet move of `piece` with the continuation contexts `conts`
-    /// (one, two and four plies back): butterfly plus the three continuation entries.
+    /// The history score of a quiet move of `piece` in `conts`: butterfly, the three
+    /// continuation entries (one, two and four plies back) and the pawn-history entry.
     #[inline]
     pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: Contexts) -> i32 {
         let (p, to) = (piece.index(), m.to().index());
-        self.quiet(side, m) + conts.iter().map(|&c| self.continuation[c][p][to] as i32).sum::<i32>()
+        self.quiet(side, m)
+            + conts.moves.iter().map(|&c| self.continuation[c][p][to] as i32).sum::<i32>()
+            + self.pawn[conts.pawns][p][to] as i32
     }
 
     /// The capture-history score of a capture or promotion of `piece` taking `captured`.
@@ -232,11 +258,12 @@ impl History {
 
     fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
         Self::gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
-        for c in conts {
+        for c in conts.moves {
             if c != NO_CONTEXT {
                 Self::gravity(&mut self.continuation[c][piece.index()][m.to().index()], bonus);
             }
         }
+        Self::gravity(&mut self.pawn[conts.pawns][piece.index()][m.to().index()], bonus);
     }
 
     /// Gives the quiet move `m` of `piece` the `bonus` (negative: a malus) in the contexts
@@ -333,13 +360,15 @@ mod tests {
         assert_eq!(context_piece(NO_CONTEXT), None);
         for slot in 0..3 {
             let mut h = Box::<History>::default();
-            let mut conts = [NO_CONTEXT; 3];
-            conts[slot] = earlier;
+            let mut conts = Contexts::NONE;
+            conts.moves[slot] = earlier;
             h.update_quiets(Color::White, 0, 10, conts, (knight, reply), &[]);
             let butterfly = h.quiet(Color::White, reply);
             assert!(butterfly > 0);
-            assert_eq!(h.quiet_score(Color::White, knight, reply, conts), 2 * butterfly, "slot {slot}");
-            assert_eq!(h.quiet_score(Color::White, knight, reply, [NO_CONTEXT; 3]), butterfly);
+            // Butterfly, the one context and the pawn slot learned the same bonus.
+            assert_eq!(h.quiet_score(Color::White, knight, reply, conts), 3 * butterfly, "slot {slot}");
+            let other_pawns = Contexts { pawns: 1, ..Contexts::NONE };
+            assert_eq!(h.quiet_score(Color::White, knight, reply, other_pawns), butterfly);
         }
     }
 
@@ -350,19 +379,20 @@ mod tests {
         let bad = Move::new(Square::B1, Square::A3, MoveKind::Quiet);
         let knight = Piece::WhiteKnight;
         let prev = Move::new(Square::E7, Square::E5, MoveKind::Quiet);
-        let conts = [context(Piece::BlackPawn, prev), NO_CONTEXT, NO_CONTEXT];
+        let conts = Contexts { moves: [context(Piece::BlackPawn, prev), NO_CONTEXT, NO_CONTEXT], pawns: 7 };
         for _ in 0..1000 {
             h.update_quiets(Color::White, 3, 20, conts, (knight, good), &[(knight, bad)]);
         }
         assert!(h.quiet(Color::White, good) > 0 && h.quiet(Color::White, good) <= MAX_HISTORY);
         assert!(h.quiet(Color::White, bad) < 0 && h.quiet(Color::White, bad) >= -MAX_HISTORY);
         assert_eq!(h.quiet(Color::Black, good), 0);
-        // The reply to ...e5 scores its butterfly and continuation entries; with no context
-        // only the butterfly entry counts, and the "no move" table stays empty.
+        // The reply to ...e5 scores its butterfly, continuation and pawn entries; with no context
+        // and another pawn structure only the butterfly entry counts, and the "no move" table
+        // stays empty.
         let with = h.quiet_score(Color::White, knight, good, conts);
-        let without = h.quiet_score(Color::White, knight, good, [NO_CONTEXT; 3]);
+        let without = h.quiet_score(Color::White, knight, good, Contexts::NONE);
         assert_eq!(without, h.quiet(Color::White, good));
-        assert!(with > without && with <= 2 * MAX_HISTORY);
+        assert!(with > without && with <= 3 * MAX_HISTORY);
         assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, bad));
         assert!(h.continuation[NO_CONTEXT].iter().flatten().all(|&v| v == 0));
         assert_eq!(h.killers(3), [Some(good), None]);

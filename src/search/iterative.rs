@@ -201,8 +201,11 @@ impl Search<'_> {
         } else {
             (-MATE, MATE)
         };
+        // Each fail high searches the wider window a ply shallower (a fail low resets it): a
+        // move that beat the window is confirmed sooner, and the full depth comes next iteration.
+        let mut fail_highs = 0;
         loop {
-            let s = self.negamax::<true>(root, depth, alpha, beta, 0, false);
+            let s = self.negamax::<true>(root, (depth - fail_highs).max(1), alpha, beta, 0, false);
             if self.stopped {
                 return s;
             }
@@ -223,12 +226,14 @@ impl Search<'_> {
             }
             match bound {
                 ScoreBound::Upper => {
+                    fail_highs = 0;
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-MATE);
                 }
                 ScoreBound::Lower => {
                     *failed_high = self.legal_pv(root);
                     beta = (s + delta).min(MATE);
+                    fail_highs = (fail_highs + 1).min(p!(ASPIRATION_FAIL_HIGH_MAX));
                 }
                 ScoreBound::Exact => return s,
             }

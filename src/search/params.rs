@@ -112,6 +112,8 @@ tunables! {
     /// Aspiration: the first window's half-width around the previous score, from this depth on.
     ASPIRATION_DELTA = 20, 8..=50;
     ASPIRATION_MIN_DEPTH = 4, 2..=8;
+    /// Aspiration: a fail high searches the wider window a ply shallower, up to this many plies.
+    ASPIRATION_FAIL_HIGH_MAX = 3, 0..=6;
 
     /// Reverse futility pruning: a node whose evaluation beats beta by `RFP_MARGIN` per ply (one
     /// ply less when improving) returns it, up to this depth.
@@ -188,6 +190,9 @@ tunables! {
     /// Quiescence delta pruning: a capture whose victim cannot lift the evaluation to alpha by
     /// this much more.
     DELTA_MARGIN = 200, 50..=400;
+    /// LMR: a ply more where more than this many children of the node have failed high (it
+    /// is likely to fail high again, and its remaining moves matter less).
+    LMR_CUTOFFS = 2, 1..=6;
     /// Quiescence move-count pruning: after this many captures, only recaptures and promotions.
     QS_MOVE_COUNT = 3, 1..=8;
 

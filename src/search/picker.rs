@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::{Contexts, History, NO_CONTEXT};
+use super::history::{Contexts, History};
 use crate::movelist::{MoveList, MAX_MOVES};
 use crate::position::{AllMoves, Captures, Position, Quiets, SEE_VALUES};
 use crate::types::{Move, PieceType};
@@ -90,7 +90,7 @@ impl MovePicker {
     /// A picker for quiescence: good captures and promotions, or every evasion when in check.
     pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let tt_move = tt_move.filter(|m| pos.in_check() || m.is_capture());
-        let mut picker = MovePicker::new(pos, tt_move, [None; 2], [NO_CONTEXT; 3]);
+        let mut picker = MovePicker::new(pos, tt_move, [None; 2], Contexts::NONE);
         picker.noisy_only = true;
         picker
     }
@@ -253,7 +253,7 @@ mod tests {
 
     fn collect(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
         let history = Box::<History>::default();
-        let mut picker = MovePicker::new(pos, tt_move, killers, [NO_CONTEXT; 3]);
+        let mut picker = MovePicker::new(pos, tt_move, killers, Contexts::NONE);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 
@@ -307,7 +307,7 @@ mod tests {
             // Skipped at once, after the first move (a quiet hash move where there is one), or
             // after a killer has come.
             for (tt, killer, before) in [(None, None, 0), (first_quiet, None, 1), (None, first_quiet, usize::MAX)] {
-                let mut picker = MovePicker::new(&pos, tt, [killer.or(checking_quiet), None], [NO_CONTEXT; 3]);
+                let mut picker = MovePicker::new(&pos, tt, [killer.or(checking_quiet), None], Contexts::NONE);
                 let mut got = Vec::new();
                 while got.len() < before.min(1) || (before == usize::MAX && !got.contains(&killer.unwrap())) {
                     got.push(picker.next(&pos, &history).unwrap());
@@ -339,7 +339,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let noisy = pos.legal_moves().iter().copied().find(|m| m.is_capture());
-            let mut picker = MovePicker::new(&pos, noisy, [None; 2], [NO_CONTEXT; 3]);
+            let mut picker = MovePicker::new(&pos, noisy, [None; 2], Contexts::NONE);
             while let Some(m) = picker.next(&pos, &history) {
                 match picker.known_see() {
                     Some(known) => {

@@ -29,11 +29,24 @@ pub(super) struct PlyState {
     /// The late-move reduction of the move now searched from this ply (0 outside a reduced
     /// search): its child adjusts its depth by it in hindsight.
     pub(super) reduction: i32,
+    /// How many children of the node at this ply have failed high so far.
+    pub(super) cutoffs: i32,
+    /// The pawn-history slot of the node at this ply.
+    pub(super) pawns: usize,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { eval: 0, mv: None, cont: history::NO_CONTEXT, excluded: None, double_extensions: 0, reduction: 0 }
+        PlyState {
+            eval: 0,
+            mv: None,
+            cont: history::NO_CONTEXT,
+            excluded: None,
+            double_extensions: 0,
+            reduction: 0,
+            cutoffs: 0,
+            pawns: 0,
+        }
     }
 }
 
