@@ -16,7 +16,8 @@
 //!   at low depth, SEE pruning of losing moves (checks included);
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
-//!   quiets are then unlikely to be better); a reduced move that beats alpha is searched again
+//!   quiets are then unlikely to be better) and where more than two children have already
+//!   failed high (the node is likely to fail high anyway); a reduced move that beats alpha is searched again
 //!   at full depth, a ply deeper if it beat the best score by a margin, a ply shallower if it
 //!   barely reached it;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
