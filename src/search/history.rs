@@ -42,12 +42,15 @@ pub struct Contexts {
 }
 
 impl Contexts {
-    /// No earlier move, pawn slot 0.
-    pub const NONE: Contexts = Contexts { moves: [NO_CONTEXT; 3], pawns: 0 };
+    /// No earlier move and no pawn structure (quiescence evasions, tests): every entry reads 0.
+    pub const NONE: Contexts = Contexts { moves: [NO_CONTEXT; 3], pawns: NO_PAWNS };
 }
 
 /// Slots of the pawn history (positions are told apart by their pawn keys modulo this).
 const PAWN_SLOTS: usize = 512;
+
+/// The pawn slot of "no structure": an all-zero table that is never written.
+pub const NO_PAWNS: usize = PAWN_SLOTS;
 
 /// The pawn-history slot of `pos`.
 #[inline]
@@ -175,7 +178,7 @@ pub struct History {
     continuation: Vec<ContTable>,
     /// `[piece][to][captured piece type]`; a promotion without capture counts as capturing a pawn.
     captures: [[[i16; 6]; 64]; 12],
-    /// Quiet moves by pawn structure: `[pawn slot][piece][to]`.
+    /// Quiet moves by pawn structure: `[pawn slot][piece][to]`; `NO_PAWNS + 1` tables.
     pawn: Vec<ContTable>,
 }
 
@@ -186,7 +189,7 @@ impl Default for History {
             butterfly: [[[0; 64]; 64]; 2],
             continuation: vec![[[0; 64]; 12]; NO_CONTEXT + 1],
             captures: [[[0; 6]; 64]; 12],
-            pawn: vec![[[0; 64]; 12]; PAWN_SLOTS],
+            pawn: vec![[[0; 64]; 12]; PAWN_SLOTS + 1],
         }
     }
 }
@@ -263,7 +266,9 @@ impl History {
                 Self::gravity(&mut self.continuation[c][piece.index()][m.to().index()], bonus);
             }
         }
-        Self::gravity(&mut self.pawn[conts.pawns][piece.index()][m.to().index()], bonus);
+        if conts.pawns != NO_PAWNS {
+            Self::gravity(&mut self.pawn[conts.pawns][piece.index()][m.to().index()], bonus);
+        }
     }
 
     /// Gives the quiet move `m` of `piece` the `bonus` (negative: a malus) in the contexts
@@ -360,7 +365,7 @@ mod tests {
         assert_eq!(context_piece(NO_CONTEXT), None);
         for slot in 0..3 {
             let mut h = Box::<History>::default();
-            let mut conts = Contexts::NONE;
+            let mut conts = Contexts { pawns: 5, ..Contexts::NONE };
             conts.moves[slot] = earlier;
             h.update_quiets(Color::White, 0, 10, conts, (knight, reply), &[]);
             let butterfly = h.quiet(Color::White, reply);
@@ -395,6 +400,8 @@ mod tests {
         assert!(with > without && with <= 3 * MAX_HISTORY);
         assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, bad));
         assert!(h.continuation[NO_CONTEXT].iter().flatten().all(|&v| v == 0));
+        h.update_quiets(Color::White, 3, 20, Contexts::NONE, (knight, good), &[]);
+        assert!(h.pawn[NO_PAWNS].iter().flatten().all(|&v| v == 0), "the no-structure table stays empty");
         assert_eq!(h.killers(3), [Some(good), None]);
         h.update_quiets(Color::White, 3, 2, conts, (knight, bad), &[]);
         assert_eq!(h.killers(3), [Some(bad), Some(good)]);
