@@ -50,8 +50,9 @@ def save(path, state):
     os.replace(tmp, path)
 
 
-def play(state, plus, minus, seed):
-    """Plays the pairs; returns (wins, losses) of the `plus` side."""
+def play(state, plus, minus, seed, where):
+    """Plays the pairs in the directory `where` (fastchess leaves its config.json there);
+    returns (wins, losses) of the `plus` side."""
     fastchess = os.path.join(SHARED, "tools", "fastchess", "fastchess")
     book = os.path.join(SHARED, "data", "openings", state["book"])
     limit = state["limit"]
@@ -66,7 +67,7 @@ def play(state, plus, minus, seed):
         "-openings", f"file={book}", "format=epd", "order=random", "-srand", str(seed),
         "-repeat", "-rounds", str(state["pairs"]), "-games", "2",
         "-concurrency", str(state["concurrency"]), "-recover"]
-    out = subprocess.run(cmd, capture_output=True, text=True, start_new_session=True).stdout
+    out = subprocess.run(cmd, capture_output=True, text=True, start_new_session=True, cwd=where).stdout
     found = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", out)
     if not found:
         raise RuntimeError("no result from fastchess:\n" + out[-2000:])
@@ -107,7 +108,7 @@ def run(args):
             plus[name] = min(p["max"], max(p["min"], p["value"] + c * d))
             minus[name] = min(p["max"], max(p["min"], p["value"] - c * d))
             deltas[name], cks[name] = d, c
-        wins, losses = play(state, plus, minus, state["seed"] * 100_000 + k)
+        wins, losses = play(state, plus, minus, state["seed"] * 100_000 + k, os.path.dirname(os.path.abspath(args.state)))
         for name, p in state["params"].items():
             c = cks[name]
             a = p["r_end"] * p["c_end"] ** 2 * (big_a + n) ** ALPHA / (big_a + k) ** ALPHA

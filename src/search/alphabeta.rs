@@ -17,9 +17,9 @@
 //! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
 //!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
 //!   quiets are then unlikely to be better) and where more than two children have already
-//!   failed high (the node is likely to fail high anyway); a reduced move that beats alpha is searched again
-//!   at full depth, a ply deeper if it beat the best score by a margin, a ply shallower if it
-//!   barely reached it;
+//!   failed high (the node is likely to fail high anyway); a reduced move that beats alpha is
+//!   searched again at full depth, a ply deeper if it beat the best score by a margin, a ply
+//!   shallower if it barely reached it;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
 //!   reduced search of the other moves against a margin below its score; if none reaches it, the
 //!   hash move is the only good move and is searched a ply deeper, two plies outside PV nodes

@@ -184,9 +184,11 @@ impl Search<'_> {
     }
 
     /// One line of one iteration with an aspiration window around `previous`, widened on each
-    /// fail. Bound fails of a single-line search are reported once the search has run a second.
-    /// The line of the last fail high is left in `failed_high` (a better move than the last
-    /// iteration's, if the search stops before the wider window settles it).
+    /// fail (after a fail high, searched a ply shallower each time, up to
+    /// `ASPIRATION_FAIL_HIGH_MAX`; a fail low goes back to the full depth). Bound fails of a
+    /// single-line search are reported once the search has run a second. The line of the last
+    /// fail high is left in `failed_high` (a better move than the last iteration's, if the
+    /// search stops before the wider window settles it).
     fn aspiration(
         &mut self,
         root: &Position,
