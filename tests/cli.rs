@@ -36,9 +36,9 @@ fn perft_prints_divide_total_and_speed() {
 
 #[test]
 fn bad_arguments_are_errors_not_panics() {
-    let empty = std::env::temp_dir().join(format!("corvid-empty-{}.epd", std::process::id()));
-    std::fs::write(&empty, "").unwrap();
-    let empty = empty.to_str().unwrap();
+    let empty_path = std::env::temp_dir().join(format!("corvid-empty-{}.epd", std::process::id()));
+    std::fs::write(&empty_path, "").unwrap();
+    let empty = empty_path.to_str().unwrap();
     for args in [
         &["perft"][..],
         &["perft", "x"],
@@ -64,6 +64,7 @@ fn bad_arguments_are_errors_not_panics() {
             assert!(err.contains("cannot allocate"), "{args:?}: {err}");
         }
     }
+    let _ = std::fs::remove_file(&empty_path);
 }
 
 #[test]
