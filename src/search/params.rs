@@ -118,20 +118,20 @@ tunables! {
     /// Reverse futility pruning: a node whose evaluation beats beta by `RFP_MARGIN` per ply (one
     /// ply less when improving) returns it, up to this depth.
     RFP_MAX_DEPTH = 8, 4..=12;
-    RFP_MARGIN = 80, 40..=160;
+    RFP_MARGIN = 81, 40..=160;
 
     /// Null move: from this depth, reduced by `NMP_BASE + depth / NMP_DEPTH_DIVISOR` and one more
     /// ply per `NMP_EVAL_DIVISOR` of evaluation above beta (at most `NMP_EVAL_MAX`).
     NMP_MIN_DEPTH = 3, 1..=6;
     NMP_BASE = 3, 2..=5;
     NMP_DEPTH_DIVISOR = 4, 2..=8;
-    NMP_EVAL_DIVISOR = 200, 100..=400;
+    NMP_EVAL_DIVISOR = 192, 100..=400;
     NMP_EVAL_MAX = 3, 1..=6;
 
     /// ProbCut: from this depth, a capture that beats beta by the margin in a search
     /// `PROBCUT_REDUCTION` plies shallower cuts the node.
     PROBCUT_MIN_DEPTH = 5, 3..=8;
-    PROBCUT_MARGIN = 200, 100..=400;
+    PROBCUT_MARGIN = 205, 100..=400;
     PROBCUT_REDUCTION = 4, 2..=6;
     /// A table entry at least this much shallower than the node says nothing about ProbCut.
     PROBCUT_TT_DEPTH = 3, 1..=6;
@@ -147,13 +147,13 @@ tunables! {
     /// History pruning: a quiet whose history is below `-HISTORY_PRUNE_MARGIN x depth`, up to this
     /// depth.
     HISTORY_PRUNE_MAX_DEPTH = 4, 2..=8;
-    HISTORY_PRUNE_MARGIN = 3000, 1000..=6000;
+    HISTORY_PRUNE_MARGIN = 3208, 1000..=6000;
 
     /// Futility pruning of quiets: evaluation + `FUTILITY_BASE + FUTILITY_MARGIN x depth` at most
     /// alpha, up to this depth.
     FUTILITY_MAX_DEPTH = 6, 3..=10;
-    FUTILITY_BASE = 100, 40..=200;
-    FUTILITY_MARGIN = 90, 40..=180;
+    FUTILITY_BASE = 103, 40..=200;
+    FUTILITY_MARGIN = 93, 40..=180;
 
     /// SEE pruning: a quiet losing more than `SEE_QUIET_MARGIN x depth^2`, up to
     /// `SEE_QUIET_MAX_DEPTH`; a capture losing more than `SEE_NOISY_MARGIN x depth`, up to
@@ -161,7 +161,7 @@ tunables! {
     SEE_QUIET_MAX_DEPTH = 8, 4..=12;
     SEE_QUIET_MARGIN = 40, 15..=90;
     SEE_NOISY_MAX_DEPTH = 6, 3..=10;
-    SEE_NOISY_MARGIN = 90, 40..=180;
+    SEE_NOISY_MARGIN = 86, 40..=180;
 
     /// Singular extensions: from this depth, for a hash move whose entry is at most
     /// `SINGULAR_TT_DEPTH` plies shallower; the margin below its score is
@@ -171,25 +171,25 @@ tunables! {
     SINGULAR_MARGIN = 2, 1..=4;
     /// A second ply of extension when the rest fall this far below the margin, at most
     /// `DOUBLE_EXTENSIONS_MAX` times on one path.
-    DOUBLE_EXTENSION_MARGIN = 20, 5..=50;
+    DOUBLE_EXTENSION_MARGIN = 19, 5..=50;
     DOUBLE_EXTENSIONS_MAX = 6, 2..=12;
 
     /// Late-move reductions: `LMR_BASE / 100 + ln(depth) ln(move number) / (LMR_DIVISOR / 100)`,
     /// from `LMR_MIN_DEPTH`, less one ply per `LMR_HISTORY_DIVISOR` of history.
-    LMR_BASE = 75, 25..=150;
-    LMR_DIVISOR = 225, 150..=350;
+    LMR_BASE = 78, 25..=150;
+    LMR_DIVISOR = 234, 150..=350;
     LMR_MIN_DEPTH = 3, 2..=5;
-    LMR_HISTORY_DIVISOR = 12288, 4096..=24576;
+    LMR_HISTORY_DIVISOR = 11888, 4096..=24576;
     /// After a reduced move beats alpha: a ply deeper when it beat the best by
     /// `DEEPER_BASE + DEEPER_MARGIN x depth`, a ply shallower when by less than
     /// `SHALLOWER_MARGIN`.
-    DEEPER_BASE = 40, 10..=100;
+    DEEPER_BASE = 36, 10..=100;
     DEEPER_MARGIN = 2, 0..=8;
-    SHALLOWER_MARGIN = 10, 0..=30;
+    SHALLOWER_MARGIN = 11, 0..=30;
 
     /// Quiescence delta pruning: a capture whose victim cannot lift the evaluation to alpha by
     /// this much more.
-    DELTA_MARGIN = 200, 50..=400;
+    DELTA_MARGIN = 245, 50..=400;
     /// LMR: a ply more where more than this many children of the node have failed high (it
     /// is likely to fail high again, and its remaining moves matter less).
     LMR_CUTOFFS = 2, 1..=6;
@@ -200,13 +200,13 @@ tunables! {
     /// ply deeper when the position is no better for the side that moved into it, a node reduced
     /// by two or more a ply shallower when the two evaluations sum above `HINDSIGHT_MARGIN`.
     HINDSIGHT_REDUCTION = 3, 2..=5;
-    HINDSIGHT_MARGIN = 150, 50..=300;
+    HINDSIGHT_MARGIN = 153, 50..=300;
 
     /// The history bonus of a cut-off at `depth`: `HISTORY_BONUS_SCALE x depth -
     /// HISTORY_BONUS_OFFSET`, at most `HISTORY_BONUS_MAX`.
-    HISTORY_BONUS_SCALE = 170, 80..=340;
-    HISTORY_BONUS_OFFSET = 120, 0..=300;
-    HISTORY_BONUS_MAX = 1600, 800..=3200;
+    HISTORY_BONUS_SCALE = 174, 80..=340;
+    HISTORY_BONUS_OFFSET = 112, 0..=300;
+    HISTORY_BONUS_MAX = 1706, 800..=3200;
 
     /// The clock, without movestogo: the game is taken to last `TIME_MOVES_START -
     /// TIME_MOVES_SLOPE / 1000 x move number` more moves, at least `TIME_MOVES_MIN`.
