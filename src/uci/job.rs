@@ -1,7 +1,7 @@
 //! The running work: a search on the searcher's threads (the `go` command), or `go perft` and
 //! `bench` on a thread of their own. One at a time; the loop stops a search, and waits for a
-//! perft or bench while still reading `stop`, `isready` and `quit`, before anything that would
-//! change what it reads.
+//! perft or bench while still reading `stop` and `quit`, before anything that would change what
+//! it reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,10 +56,12 @@ impl Engine {
 
     /// Before a command that reads or changes the engine's state (and at the end of input): a
     /// running search is stopped; a running `go perft` or `bench` is waited for while the input
-    /// is still read, so `stop`, `isready` and `quit` behind the command are heard (other
-    /// commands wait their turn). In a script (commands given as arguments) a search with
-    /// limits of its own is waited for too, as the script expects.
-    pub(super) fn settle(&mut self, input: &mut Input) {
+    /// is still read, so `stop` and `quit` behind the command are heard. Other lines wait their
+    /// turn, `isready` included: its `readyok` must follow the command waiting here. A `stop`
+    /// ends the task and every job sent before it: the ones held, marked here, and the command
+    /// waiting here, for which this returns true. In a script (commands given as arguments) a
+    /// search with limits of its own is waited for too, as the script expects.
+    pub(super) fn settle(&mut self, input: &mut Input) -> bool {
         if self.script {
             if self.searcher.is_searching() && !self.search_waits_for_stop {
                 self.searcher.wait();
@@ -70,6 +72,7 @@ impl Engine {
             self.searcher.stop();
             self.searcher.wait();
         }
+        let mut stopped = false;
         while let Some(task) = &self.task {
             if task.handle.is_finished() {
                 self.join_task();
@@ -82,24 +85,23 @@ impl Engine {
                     self.quit_requested = true;
                     task.stop.store(true, Ordering::Release);
                 }
-                // `quit` ends everything at once. `stop` and `isready` are this task's unless a
-                // command waits before them: then `stop` may be meant for a deferred `go`, and
-                // `readyok` must follow the commands sent before `isready`, so they wait their
-                // turn like everything else.
                 Some(Some(line)) => match super::command::parse(&line) {
                     Command::Quit => {
                         self.quit_requested = true;
                         task.stop.store(true, Ordering::Release);
                     }
-                    Command::IsReady if self.deferred.is_empty() => say("readyok"),
-                    // A second `stop` is for the command after it.
-                    Command::Stop if self.deferred.is_empty() && !task.stop.load(Ordering::Acquire) => {
-                        task.stop.store(true, Ordering::Release)
+                    Command::Stop => {
+                        task.stop.store(true, Ordering::Release);
+                        for held in &mut self.deferred {
+                            held.1 = true;
+                        }
+                        stopped = true;
                     }
-                    _ => self.deferred.push_back(line),
+                    _ => self.deferred.push_back((line, false)),
                 },
             }
         }
+        stopped
     }
 
     /// `stop` and `quit`: ends a running search or task at once (the search's answer is given

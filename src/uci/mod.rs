@@ -4,13 +4,17 @@
 //! (`info` lines and the WDL model).
 //!
 //! The loop never blocks on a search: input is read on a thread of its own, `isready` is
-//! answered at once, `stop`, `ponderhit` and `quit` reach the search through atomics. The search
-//! runs on the searcher's persistent threads. `go perft` and `bench` run on a thread of their
-//! own that `stop` and `quit` end. Commands that change what a search reads (`position`,
-//! `setoption`, `ucinewgame`, a new `go`) first stop a running search, or wait for a perft or
-//! bench while still hearing `stop`, `isready` and `quit`, so no state is changed under running
-//! work and exactly one `bestmove` is written per `go`. Commands given as arguments are a
-//! script: each runs to its end before the next (a search waiting for `stop` aside).
+//! answered at once while a search or a perft runs on its own limits, `stop`, `ponderhit` and
+//! `quit` reach the search through atomics. The search runs on the searcher's persistent
+//! threads; `go perft` and `bench` run on a thread of their own that `stop` and `quit` end.
+//! Commands run as if each ran in the order sent, only faster. Commands that change what a
+//! search reads (`position`, `setoption`, `ucinewgame`, a new `go`) first stop a running search,
+//! or wait for a perft or bench while the loop reads on: lines behind them are held in order,
+//! except `quit`, which ends everything, and `stop`, which ends every job sent before it (the
+//! perft running and any job held behind it, which then starts and answers at once). `readyok`
+//! comes once everything sent before its `isready` is done, a stopped job's last word included,
+//! and exactly one `bestmove` is written per `go`. Commands given as arguments are a script:
+//! each runs to its end before the next (a search waiting for `stop` aside).
 
 pub mod command;
 mod job;
@@ -114,8 +118,9 @@ pub struct Engine {
     task: Option<job::Task>,
     /// Whether the running search answers only after `stop` or `ponderhit`.
     search_waits_for_stop: bool,
-    /// Lines read while waiting for a task, handled after it in their order.
-    deferred: VecDeque<String>,
+    /// Lines read while waiting for a task, handled after it in their order, each with whether
+    /// a `stop` sent after it has ended it before it began.
+    deferred: VecDeque<(String, bool)>,
     /// `quit` (or the end of input) was read while waiting for a task.
     quit_requested: bool,
     /// The input is a script (commands given as arguments): each command runs to its end.
@@ -215,15 +220,15 @@ impl Engine {
     /// stopped, nobody waits for it).
     pub fn run(&mut self, mut input: Input) {
         loop {
-            let line = match self.deferred.pop_front() {
-                Some(line) => line,
+            let (line, stopped) = match self.deferred.pop_front() {
+                Some(held) => held,
                 None if self.quit_requested => break,
                 None => match input.next() {
-                    Some(line) => line,
+                    Some(line) => (line, false),
                     None => break,
                 },
             };
-            if self.handle(&line, &mut input) == Flow::Quit {
+            if self.handle(&line, &mut input, stopped) == Flow::Quit {
                 return;
             }
         }
@@ -241,7 +246,9 @@ impl Engine {
     }
 
     /// Handles one line of input; `input` is read on while a perft or bench must be waited for.
-    fn handle(&mut self, line: &str, input: &mut Input) -> Flow {
+    /// `stopped`: a `stop` sent after this line came before it could run, so a job it starts
+    /// ends at once (a search with its `bestmove`, a perft or bench with its "stopped" line).
+    fn handle(&mut self, line: &str, input: &mut Input, stopped: bool) -> Flow {
         match command::parse(line) {
             Command::Uci => {
                 say(&format!("id name {}", id_name()));
@@ -278,11 +285,16 @@ impl Engine {
                 self.set_position(start, &moves);
             }
             Command::Go(go) => {
-                self.settle(input);
+                let stopped = self.settle(input) || stopped;
                 self.go(go);
+                if stopped {
+                    self.stop_all();
+                }
             }
             Command::GoPerft { depth } => {
-                self.settle(input);
+                if self.settle(input) || stopped {
+                    return say_stopped("perft");
+                }
                 let pos = self.position;
                 self.spawn_task("perft", move |stop| {
                     // Written whole at the end: standard output stays free for `readyok`.
@@ -316,7 +328,9 @@ impl Engine {
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
             }
             Command::Bench { depth } => {
-                self.settle(input);
+                if self.settle(input) || stopped {
+                    return say_stopped("bench");
+                }
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
                 self.spawn_task("bench", move |stop| {
                     let (threads, hash, nnue) = (1, 16, crate::nnue::ON_BY_DEFAULT);
@@ -464,6 +478,12 @@ impl Engine {
 }
 
 pub use report::{info_line, lookup_line, wdl};
+
+/// The last word of a `go perft` or `bench` that a `stop` ended before it began.
+fn say_stopped(job: &str) -> Flow {
+    say(&format!("info string {job} stopped"));
+    Flow::Continue
+}
 
 /// How many `info string error` lines this process has written.
 pub fn errors_reported() -> usize {
