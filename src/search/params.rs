@@ -213,8 +213,9 @@ tunables! {
     TIME_MOVES_START = 35, 20..=50;
     TIME_MOVES_SLOPE = 400, 0..=800;
     TIME_MOVES_MIN = 15, 8..=30;
-    /// The soft limit (base): the clock's share plus `TIME_INCREMENT_PERCENT` of the increment,
-    /// at most `TIME_SOFT_MAX_PERCENT` of the clock.
+    /// The soft limit (base): the moves' share of the clock plus `TIME_INCREMENT_PERCENT` of the
+    /// increments to come, less an overhead for each move, at most `TIME_SOFT_MAX_PERCENT` of the
+    /// clock.
     TIME_INCREMENT_PERCENT = 75, 40..=100;
     TIME_SOFT_MAX_PERCENT = 40, 20..=60;
     /// The hard limit: `TIME_HARD_FACTOR x base`, at most `TIME_HARD_MAX_PERCENT` of the clock.

@@ -1,7 +1,9 @@
 //! Search limits and the time manager.
 //!
-//! From the clock (`wtime/btime/winc/binc/movestogo`) minus `Move Overhead` come a soft limit
-//! (no new iteration starts past it) and a hard limit (the search stops mid-iteration). `movetime`
+//! From the clock (`wtime/btime/winc/binc/movestogo`) come a soft limit (no new iteration starts
+//! past it) and a hard limit (the search stops mid-iteration). The clock is shared among the moves
+//! still planned for, with `Move Overhead` kept in hand for each of them (the GUI's delay is paid
+//! on every move) and the hard limit never past the clock less one overhead. `movetime`
 //! is an exact hard limit; `nodes`, `depth` and `mate` are exact limits of their own. While
 //! pondering no time limit applies; `ponderhit` starts the clock.
 //!
@@ -13,6 +15,10 @@
 use std::time::Duration;
 
 use super::params::p;
+
+/// Without movestogo, how many more moves the clock's reserve plans for where the increment does
+/// not pay for the overhead (sudden death): games without an increment run long.
+const RESERVE_MOVES: u32 = 50;
 
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +64,6 @@ impl TimeBudget {
         }
         let mut budget = TimeBudget { soft: None, hard: None };
         if let Some(clock) = limits.clock {
-            // What may be spent at all: the clock less the overhead, and never the last bit of it.
-            let left = clock.time.saturating_sub(overhead);
-            let left = left.max(clock.time.min(Duration::from_millis(1)));
             // Without movestogo the game is taken to last about 35 more moves at its start and
             // fewer as it goes on (15 at the least), so a move's share of the clock grows.
             let start = f64::from(p!(TIME_MOVES_START));
@@ -68,7 +71,23 @@ impl TimeBudget {
             let least = f64::from(p!(TIME_MOVES_MIN)).min(start);
             let expected = (start - slope * fullmove as f64).clamp(least, start) as u32;
             let moves = clock.moves_to_go.map_or(expected, |m| m.clamp(1, 50)).max(1);
-            let base = left / moves + clock.increment * p!(TIME_INCREMENT_PERCENT) as u32 / 100;
+            // What these moves may spend: the clock and a share of the increments to come, less
+            // the overhead of every one of them and two more. The GUI's delay is paid on each
+            // move, not once: a reserve of the overhead for each move still planned means that
+            // a GUI slower than the increment eats the reserve, not the clock, and that the
+            // search spends about the increment alone once the clock is down to the reserve.
+            let increments = clock.increment * (moves - 1) * p!(TIME_INCREMENT_PERCENT) as u32 / 100;
+            // Without movestogo and with an increment smaller than the overhead, each move
+            // drains the clock by the difference however little is searched: the reserve then
+            // covers the game running to RESERVE_MOVES more moves, not just the moves planned.
+            let longer = match clock.moves_to_go {
+                None => overhead.saturating_sub(clock.increment) * RESERVE_MOVES.saturating_sub(moves),
+                Some(_) => Duration::ZERO,
+            };
+            let pool = (clock.time + increments).saturating_sub(overhead * (moves + 2) + longer);
+            let base = pool / moves;
+            // Never past the clock less one overhead, and never the last bit of it.
+            let left = clock.time.saturating_sub(overhead).max(clock.time.min(Duration::from_millis(1)));
             let soft = base.min(left * p!(TIME_SOFT_MAX_PERCENT) as u32 / 100);
             let hard =
                 (base * p!(TIME_HARD_FACTOR) as u32).min(left * p!(TIME_HARD_MAX_PERCENT) as u32 / 100).max(soft);
@@ -149,6 +168,54 @@ mod tests {
             20,
         );
         assert!(last.hard.unwrap() > ms(2000) && last.hard.unwrap() < ms(4000));
+    }
+
+    /// Plays `moves` moves of a game at `base_ms`+`inc_ms` (every `per` moves `base_ms` more when
+    /// `per` is set: a repeating control, movestogo given), each move spending the soft limit
+    /// and then `delay_ms` more in the GUI and the pipes; returns the least the clock held
+    /// before a move.
+    fn least_clock(base_ms: u64, inc_ms: u64, per: Option<u32>, moves: u32, delay_ms: u64, overhead_ms: u64) -> i64 {
+        let mut time = base_ms as i64;
+        let mut least = time;
+        for n in 0..moves {
+            let moves_to_go = per.map(|p| p - n % p);
+            let clock = Clock { time: ms(time.max(0) as u64), increment: ms(inc_ms), moves_to_go };
+            let b = TimeBudget::new(&Limits { clock: Some(clock), ..Limits::default() }, ms(overhead_ms), n + 1);
+            time -= b.soft.unwrap().as_millis() as i64 + delay_ms as i64;
+            time += inc_ms as i64;
+            if per.is_some_and(|p| (n + 1) % p == 0) {
+                time += base_ms as i64;
+            }
+            least = least.min(time);
+        }
+        least
+    }
+
+    #[test]
+    fn a_gui_as_slow_as_the_overhead_leaves_a_reserve_on_the_clock() {
+        // Each move delayed by the overhead (10 ms) on top of what the search spends, or by
+        // 2 ms (fastchess): the clock must keep a reserve of several overheads through a long
+        // game, not drain towards zero, where a GUI's one slower move loses on time. In sudden
+        // death the delays alone add up to more than any reserve in the end: 150 moves at 10 ms
+        // are 1.5 s, and such games rarely last that long.
+        let cases = [
+            ((1_000, 10, None), 10, 300, 50),
+            ((1_000, 10, None), 2, 300, 100),
+            ((8_000, 80, None), 10, 300, 100),
+            ((60_000, 600, None), 10, 300, 100),
+            ((120_000, 0, None), 10, 150, 100),
+            ((120_000, 0, None), 2, 300, 100),
+            ((4_000, 0, Some(40)), 10, 300, 100),
+        ];
+        for ((base, inc, per), delay, moves, kept) in cases {
+            let least = least_clock(base, inc, per, moves, delay, 10);
+            assert!(least >= kept, "{base}+{inc} {per:?}, {delay} ms a move: the clock fell to {least} ms");
+        }
+        // A GUI twice as slow as the overhead, where the increment pays for it.
+        for (base, inc, per) in [(8_000, 80, None), (60_000, 600, None), (4_000, 0, Some(40))] {
+            let least = least_clock(base, inc, per, 300, 20, 10);
+            assert!(least >= 50, "{base}+{inc} {per:?}, 20 ms a move: the clock fell to {least} ms");
+        }
     }
 
     #[test]
