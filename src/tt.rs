@@ -87,6 +87,38 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// How many plies may still be played at a halfmove clock of `halfmove` before the fifty-move
+/// rule can end the game.
+#[inline]
+fn plies_before_fifty(halfmove: u32) -> i32 {
+    100 - (halfmove as i32).min(100)
+}
+
+/// A decisive score read from the table at `ply` (relative to the root), for a position whose
+/// halfmove clock is `halfmove`: the table keeps one entry for a position whatever its clock, so
+/// a mate or a tablebase win learned with time to spare may be out of reach when the fifty-move
+/// rule is close. Where the mate, or the zeroing move into the tables, is further away from this
+/// node than the rule allows, the score is kept just short of decisive: good or bad, not proven.
+#[inline]
+pub fn fifty_move_safe(score: i32, ply: usize, halfmove: u32) -> i32 {
+    let magnitude = score.abs();
+    if magnitude < TB_BOUND {
+        return score;
+    }
+    let to_the_end = if magnitude >= MATE_BOUND { MATE - magnitude } else { TB_WIN - magnitude } - ply as i32;
+    if to_the_end > plies_before_fifty(halfmove) {
+        score.signum() * (TB_BOUND - 1)
+    } else {
+        score
+    }
+}
+
+/// Whether a score is decisive: a mate, or a tablebase win or loss.
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_BOUND
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     /// The allocation; the table proper is `buckets[start..start + len]`, which begins on a
@@ -215,6 +247,21 @@ impl TranspositionTable {
         None
     }
 
+    /// Every stored score (relative to its node), for tests that check what searches leave.
+    #[cfg(test)]
+    pub(crate) fn stored_scores(&self) -> Vec<i32> {
+        let mut scores = Vec::new();
+        for bucket in &self.buckets[self.start..self.start + self.len] {
+            for entry in &bucket.words {
+                let data = entry[1].load(Ordering::Relaxed);
+                if data != 0 {
+                    scores.push(unpack(data).score);
+                }
+            }
+        }
+        scores
+    }
+
     /// Stores a search result (`score` relative to the root at `ply`). An existing entry of the
     /// same key keeps its move when the new result has none.
     #[allow(clippy::too_many_arguments)]
@@ -319,6 +366,27 @@ mod tests {
         tt.store(43, None, -mate, 0, 4, Bound::Upper, 3);
         assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 3));
         assert_eq!(tt.probe(43, 1).unwrap().bound, Bound::Upper);
+    }
+
+    #[test]
+    fn decisive_scores_beyond_the_fifty_move_rule_are_not_proven() {
+        // Mate in 9 plies from a node at ply 3 (the root's mate in 12): proven with 10 plies to
+        // go before the rule, not with 8.
+        let mate = MATE - 12;
+        assert_eq!(fifty_move_safe(mate, 3, 90), mate);
+        assert_eq!(fifty_move_safe(mate, 3, 91), mate, "mate on the 100th ply still counts");
+        assert_eq!(fifty_move_safe(mate, 3, 92), TB_BOUND - 1);
+        assert_eq!(fifty_move_safe(-mate, 3, 92), -(TB_BOUND - 1));
+        assert!(!is_decisive(fifty_move_safe(mate, 3, 99)));
+        // A tablebase win whose zeroing move is 20 plies from the node.
+        let tb = TB_WIN - 25;
+        assert_eq!(fifty_move_safe(tb, 5, 80), tb);
+        assert_eq!(fifty_move_safe(tb, 5, 81), TB_BOUND - 1);
+        assert_eq!(fifty_move_safe(-tb, 5, 81), -(TB_BOUND - 1));
+        // Other scores are what they are, at any clock.
+        for score in [0, 35, -900, TB_BOUND - 1, -(TB_BOUND - 1)] {
+            assert_eq!(fifty_move_safe(score, 7, 99), score);
+        }
     }
 
     #[test]

@@ -43,10 +43,14 @@ use super::picker::{captured_type, MovePicker};
 use super::worker::Worker;
 use crate::eval;
 use crate::position::Position;
-use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
+use crate::tt::{fifty_move_safe, is_decisive, Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
 use crate::types::{Move, Piece, PieceType};
 
 const INFINITY: i32 = MATE + 1;
+
+/// From this halfmove clock on the table's bounds no longer cut nodes off (the fifty-move rule is
+/// near, and an entry may come from the same position with more moves in hand).
+const TT_CUT_HALFMOVE_LIMIT: u32 = 90;
 
 /// The late-move reduction at `depth` for the `n`th move, before adjustments:
 /// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths).
@@ -90,10 +94,10 @@ fn bound_cuts(e: &TtEntry, alpha: i32, beta: i32) -> bool {
 }
 
 /// `static_eval` moved to the table's score where the entry's bound says the true score lies
-/// beyond it.
+/// beyond it (never to a decisive score: what is compared with an evaluation stays one).
 fn sharpened(entry: Option<TtEntry>, static_eval: i32) -> i32 {
     match entry {
-        Some(e) if e.score.abs() < MATE_BOUND => match e.bound {
+        Some(e) if !is_decisive(e.score) => match e.bound {
             Bound::Lower if e.score > static_eval => e.score,
             Bound::Upper if e.score < static_eval => e.score,
             Bound::Exact => e.score,
@@ -149,11 +153,11 @@ impl Worker {
         history::CorrectionKeys::of(pos, if ply >= 1 { self.stack[ply - 1].cont } else { NO_CONTEXT })
     }
 
-    /// `raw` corrected by the correction history, kept clear of mate scores.
+    /// `raw` corrected by the correction history, kept clear of decisive scores.
     #[inline]
     fn corrected(&self, pos: &Position, keys: &history::CorrectionKeys, raw: i32) -> i32 {
         let c = self.correction.get(pos.side_to_move(), keys);
-        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + c).clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
     /// Whether the position at the end of the key stack repeats an earlier one (twice inside
@@ -252,10 +256,19 @@ impl Search<'_> {
 
         let key = pos.key();
         self.stack[ply].pawns = history::pawn_slot(pos);
-        let entry = self.shared.tt.probe(key, ply);
+        let halfmove = u32::from(pos.halfmove_clock());
+        let entry =
+            self.shared.tt.probe(key, ply).map(|e| TtEntry { score: fifty_move_safe(e.score, ply, halfmove), ..e });
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
-            if !PV && excluded.is_none() && e.depth >= depth && bound_cuts(&e, alpha, beta) {
+            // Not near the fifty-move rule: the entry may have been stored with more moves in
+            // hand than this position has, and a draw by the rule is then out of its sight.
+            if !PV
+                && excluded.is_none()
+                && e.depth >= depth
+                && halfmove < TT_CUT_HALFMOVE_LIMIT
+                && bound_cuts(&e, alpha, beta)
+            {
                 // A quiet hash move that cuts off here earns the bonus it would have earned by
                 // searching: the ordering of the nodes that do search learns from it.
                 if let Some(m) = tt_move.filter(|m| e.score >= beta && !m.is_capture() && !m.is_promotion()) {
@@ -311,10 +324,11 @@ impl Search<'_> {
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= p!(RFP_MAX_DEPTH)
-                && eval.abs() < MATE_BOUND
+                && !is_decisive(beta)
                 && eval - p!(RFP_MARGIN) * (depth - improving as i32) >= beta
             {
-                // Fail firm: halfway to beta, an evaluation is no proof of the full margin.
+                // Fail firm: halfway to beta, an evaluation is no proof of the full margin (the
+                // evaluation is never decisive; beta is not here, so neither is the mean).
                 return (eval + beta) / 2;
             }
             // Null-move pruning.
@@ -355,7 +369,7 @@ impl Search<'_> {
             && !in_check
             && excluded.is_none()
             && depth >= p!(PROBCUT_MIN_DEPTH)
-            && beta.abs() < MATE_BOUND
+            && !is_decisive(beta)
             && !entry.is_some_and(|e| e.depth >= depth - p!(PROBCUT_TT_DEPTH) && e.score < probcut_beta)
         {
             let noisy_tt = tt_move.filter(|m| m.is_capture() || m.is_promotion());
@@ -392,8 +406,9 @@ impl Search<'_> {
                         Bound::Lower,
                         ply,
                     );
-                    // Fail firm: the margin was the search's, not the node's.
-                    return score - (probcut_beta - beta);
+                    // Fail firm: the margin was the search's, not the node's; a mate or a
+                    // tablebase result is returned as it is, never moved by a margin.
+                    return if is_decisive(score) { score } else { score - (probcut_beta - beta) };
                 }
             }
         }
@@ -493,7 +508,7 @@ impl Search<'_> {
             {
                 if matches!(e.bound, Bound::Lower | Bound::Exact)
                     && e.depth >= depth - p!(SINGULAR_TT_DEPTH)
-                    && e.score.abs() < MATE_BOUND
+                    && !is_decisive(e.score)
                 {
                     let singular_beta = e.score - p!(SINGULAR_MARGIN) * depth;
                     self.stack[ply].excluded = Some(m);
@@ -579,6 +594,9 @@ impl Search<'_> {
                     alpha = score;
                     if PV {
                         self.update_pv(ply, m);
+                        if root {
+                            self.root_score = score;
+                        }
                     }
                     if alpha >= beta {
                         self.stack[ply].cutoffs += 1;
@@ -642,7 +660,7 @@ impl Search<'_> {
                 self.history.reward_quiet(!pos.side_to_move(), piece, prev, conts, history::History::bonus(depth));
             }
         }
-        if !in_check && !noisy_best && best_score.abs() < MATE_BOUND && informative {
+        if !in_check && !noisy_best && !is_decisive(best_score) && informative {
             self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - static_eval);
         }
         self.shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
@@ -667,9 +685,11 @@ impl Search<'_> {
         }
 
         let key = pos.key();
-        let entry = self.shared.tt.probe(key, ply);
+        let halfmove = u32::from(pos.halfmove_clock());
+        let entry =
+            self.shared.tt.probe(key, ply).map(|e| TtEntry { score: fifty_move_safe(e.score, ply, halfmove), ..e });
         if let Some(e) = entry {
-            if !PV && bound_cuts(&e, alpha, beta) {
+            if !PV && halfmove < TT_CUT_HALFMOVE_LIMIT && bound_cuts(&e, alpha, beta) {
                 return e.score;
             }
         }
@@ -686,8 +706,9 @@ impl Search<'_> {
             static_eval = self.corrected(pos, &self.correction_keys(pos, ply), raw_eval);
             let stand_pat = sharpened(entry, static_eval);
             if stand_pat >= beta {
-                // Fail firm: the evaluation is no proof of how far above beta.
-                return (stand_pat + beta) / 2;
+                // Fail firm: the evaluation is no proof of how far above beta (unless beta is
+                // decisive: the mean would be neither an evaluation nor a mate).
+                return if is_decisive(beta) { stand_pat } else { (stand_pat + beta) / 2 };
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;

@@ -98,17 +98,41 @@ impl Search<'_> {
             self.excluded.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             for (line, previous) in scores.iter_mut().enumerate() {
-                let mut failed_high = Vec::new();
-                let score = self.aspiration(root, depth, *previous, lines == 1, &mut failed_high);
+                let mut failed_high = None;
+                let score = self.aspiration(root, depth, *previous, lines == 1, &result.pv, &mut failed_high);
                 if self.stopped {
-                    // A stopped iteration still counts if its first (best-ordered) move was
-                    // searched, or if a move failed high before the wider search was cut short.
-                    if line == 0 && (self.pv_len[0] > 0 || !failed_high.is_empty()) {
-                        let pv = if self.pv_len[0] > 0 { self.legal_pv(root) } else { failed_high };
-                        if let Some(&best) = pv.first() {
-                            result.best = Some(best);
+                    if line == 0 {
+                        // A stopped iteration still counts if its first (best-ordered) move was
+                        // searched, or if a move failed high before the wider search was cut
+                        // short. A new move carries the score it has at this depth, not the
+                        // old move's (helpers' results are voted on by score).
+                        let partial =
+                            if self.pv_len[0] > 0 { Some((self.root_score, self.legal_pv(root))) } else { failed_high };
+                        if let Some((score, pv)) = partial {
+                            if let Some(&best) = pv.first() {
+                                if result.best != Some(best) {
+                                    result.score = score;
+                                }
+                                result.best = Some(best);
+                                result.ponder = pv.get(1).copied();
+                                result.pv = pv;
+                            }
+                        }
+                    } else {
+                        // MultiPV: the lines finished at this depth, the first of them a search
+                        // of every move, stand; they are reported and the best one played.
+                        found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+                        if let Some((score, pv)) = found.first() {
+                            result.best = pv.first().copied();
                             result.ponder = pv.get(1).copied();
-                            result.pv = pv;
+                            result.pv = pv.clone();
+                            result.score = *score;
+                            result.depth = depth;
+                        }
+                        if self.is_main {
+                            for (k, (score, pv)) in found.iter().enumerate() {
+                                self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1);
+                            }
                         }
                     }
                     break 'deepen;
@@ -186,16 +210,18 @@ impl Search<'_> {
     /// One line of one iteration with an aspiration window around `previous`, widened on each
     /// fail (after a fail high, searched a ply shallower each time, up to
     /// `ASPIRATION_FAIL_HIGH_MAX`; a fail low goes back to the full depth). Bound fails of a
-    /// single-line search are reported once the search has run a second. The line of the last
-    /// fail high is left in `failed_high` (a better move than the last iteration's, if the
-    /// search stops before the wider window settles it).
+    /// single-line search are reported once the search has run a second, a fail low with the
+    /// last iteration's line (`previous_line`: no move beat the bound). The score and line of
+    /// the last fail high are left in `failed_high` (a better move than the last iteration's, if
+    /// the search stops before the wider window settles it).
     fn aspiration(
         &mut self,
         root: &Position,
         depth: i32,
         previous: i32,
         report_bounds: bool,
-        failed_high: &mut Vec<Move>,
+        previous_line: &[Move],
+        failed_high: &mut Option<(i32, Vec<Move>)>,
     ) -> i32 {
         let mut delta = p!(ASPIRATION_DELTA);
         let (mut alpha, mut beta) = if depth >= p!(ASPIRATION_MIN_DEPTH) && previous.abs() < MATE_BOUND {
@@ -223,7 +249,10 @@ impl Search<'_> {
                 && bound != ScoreBound::Exact
                 && self.start.elapsed() > Duration::from_millis(1000)
             {
-                let pv = self.legal_pv(root);
+                let mut pv = self.legal_pv(root);
+                if pv.is_empty() {
+                    pv = previous_line.to_vec();
+                }
                 self.report(depth, s, bound, pv, 1);
             }
             match bound {
@@ -233,7 +262,10 @@ impl Search<'_> {
                     alpha = (s - delta).max(-MATE);
                 }
                 ScoreBound::Lower => {
-                    *failed_high = self.legal_pv(root);
+                    let pv = self.legal_pv(root);
+                    if !pv.is_empty() {
+                        *failed_high = Some((s, pv));
+                    }
                     beta = (s + delta).min(MATE);
                     fail_highs = (fail_highs + 1).min(p!(ASPIRATION_FAIL_HIGH_MAX));
                 }

@@ -353,6 +353,140 @@ mod tests {
     }
 
     #[test]
+    fn without_tablebases_every_score_is_an_evaluation_or_a_mate() {
+        // Positions with mates for either side at many distances. No score that a search
+        // stores may fall between the evaluations and the mates: that band is the tablebases'
+        // (none are loaded), and a score there is a mate moved by a margin or a mean of a
+        // mate and an evaluation. Evaluations stay well below 15,000.
+        let fens = [
+            "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+            "8/8/8/4k3/8/8/8/KR6 w - - 0 1",
+            "8/8/8/4k3/8/8/8/KQ6 b - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "2q3k1/5ppp/8/8/8/8/r4PPP/1R1Q2K1 b - - 0 1",
+            "r4rk1/1b3ppp/pq2p3/1p1nP3/3N1Q2/P1N5/1PP3PP/2KR3R w - - 0 1",
+            "1k6/ppp5/8/8/8/8/8/K2Q4 w - - 0 1",
+            "6k1/8/6K1/8/8/8/8/5R2 w - - 0 1",
+            "8/8/8/8/8/5k2/5p2/5K2 w - - 0 1",
+        ];
+        for fen in fens {
+            let solo = Solo::new(8);
+            let mut worker = Worker::new(0);
+            let pos = Position::from_fen(fen).unwrap();
+            let limits = Limits { nodes: Some(400_000), ..Limits::default() };
+            solo.search(&mut worker, &Request::new(&pos, &limits));
+            for score in solo.tt().stored_scores() {
+                assert!(score.abs() < 15_000 || score.abs() >= MATE_BOUND, "{fen}: a stored score of {score}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_mate_learned_early_is_no_mate_when_the_fifty_move_rule_is_near() {
+        // The same queen ending searched at halfmove 10 (mates are found and stored), then
+        // searched with a null window at halfmove 96: four plies before the rule draws, no mate
+        // is that close, so no node may return one, whatever the table learned with time to
+        // spare (a non-PV node would take the stored mate as a cut-off).
+        let solo = Solo::new(8);
+        let mut worker = Worker::new(0);
+        let early = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 10 60").unwrap();
+        let limits = Limits { nodes: Some(300_000), ..Limits::default() };
+        let first = solo.search(&mut worker, &Request::new(&early, &limits));
+        assert!(first.score >= MATE_BOUND, "the mate is found: {}", first.score);
+        let late = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 96 60").unwrap();
+        let shared = Shared::new(Arc::clone(&solo.tt), 1);
+        let mut search = iterative::Search { worker: &mut worker, shared: &shared, reporter: &mut Silent };
+        // The node searched sits at ply 1, below a root of the same position; no node limit.
+        (search.nodes, search.node_limit, search.stopped) = (0, u64::MAX, false);
+        search.nnue.reset(&late);
+        search.nnue.push(1, &late);
+        for depth in 1..=8 {
+            for alpha in [-1, 0, 500] {
+                let score = search.negamax::<false>(&late, depth, alpha, alpha + 1, 1, depth % 2 == 0);
+                assert!(score.abs() < TB_BOUND, "depth {depth}, window {alpha}: {score}");
+            }
+        }
+        // And from the root, however long it searches.
+        for nodes in [2_000, 300_000] {
+            let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+            let result = solo.search(&mut worker, &Request::new(&late, &limits));
+            assert!(result.score.abs() < TB_BOUND, "{nodes} nodes: {result:?}");
+        }
+    }
+
+    /// Keeps every reported iteration.
+    struct Record(Vec<Iteration>);
+
+    impl Reporter for Record {
+        fn iteration(&mut self, info: &Iteration) {
+            self.0.push(info.clone());
+        }
+    }
+
+    #[test]
+    fn a_multipv_search_stopped_after_its_first_line_keeps_that_deeper_line() {
+        // MultiPV 3 stopped by node limits from 1,000 to 40,000: the first line of a depth is
+        // a search of every move, so once it is done it stands even if the other lines are cut
+        // short: it is reported, and its move is played. Without it a stop during the second
+        // or third line threw away the deeper first line.
+        let pos = Position::from_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5").unwrap();
+        let mut partial_depths = 0;
+        for nodes in (1_000..=40_000).step_by(1_300) {
+            let solo = Solo::new(4);
+            let mut worker = Worker::new(0);
+            let limits = Limits { nodes: Some(nodes), multipv: 3, ..Limits::default() };
+            let mut record = Record(Vec::new());
+            let result = solo.search_reporting(&mut worker, &Request::new(&pos, &limits), &mut record);
+            let deepest = record.0.iter().map(|i| i.depth).max().unwrap();
+            assert_eq!(result.depth, deepest, "{nodes} nodes");
+            let at_deepest: Vec<&Iteration> = record.0.iter().filter(|i| i.depth == deepest).collect();
+            if at_deepest.len() < 3 {
+                // Stopped in the second or third line: the first is there, and played.
+                partial_depths += 1;
+                let first = at_deepest.iter().find(|i| i.multipv == 1).expect("the first line is reported");
+                assert_eq!(result.best, first.pv.first().copied(), "{nodes} nodes");
+            }
+        }
+        assert!(partial_depths > 0, "no stop fell after a depth's first line: the test shows nothing");
+    }
+
+    #[test]
+    fn a_stopped_iterations_new_move_carries_its_own_score() {
+        // Node limits that stop an iteration after a new move became best: the result plays it
+        // with the score it reached at the new depth, not with the score of the move it
+        // replaced (helpers' results are voted on by score, and the last line shown says it).
+        let fens = [
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+            "2r3k1/pp3ppp/4p3/3n4/3P4/P4N2/1P3PPP/2R3K1 b - - 0 25",
+        ];
+        let mut changed = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            for nodes in (2_000..=60_000).step_by(700) {
+                let solo = Solo::new(4);
+                let mut worker = Worker::new(0);
+                let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+                let mut record = Record(Vec::new());
+                let result = solo.search_reporting(&mut worker, &Request::new(&pos, &limits), &mut record);
+                let last = record.0.last().unwrap();
+                if result.best != last.pv.first().copied() {
+                    changed += 1;
+                    assert_ne!(
+                        ReportedScore::from_internal(result.score),
+                        last.score,
+                        "{fen}, {nodes} nodes: {:?} played with the score of {:?}",
+                        result.best,
+                        last.pv.first()
+                    );
+                }
+            }
+        }
+        assert!(changed > 0, "no stop fell after a new best move: the test shows nothing");
+    }
+
+    #[test]
     fn fixed_depth_search_is_deterministic() {
         let run = || {
             let pos =

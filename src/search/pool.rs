@@ -99,20 +99,30 @@ struct Run {
     /// Set when the answer is given (the main thread's `finish` has run).
     answered: Mutex<bool>,
     answered_signal: Condvar,
-    /// Threads still searching; the last to stop sets `idle`.
+    /// Threads still searching, and the flag the last of them sets; apart from the run, so
+    /// that each thread lets go of the run (and of the table through it) before it counts
+    /// itself out: once the run is idle, the table has no holder but the pool.
+    done: Arc<Done>,
+    started: Instant,
+}
+
+/// How many threads still work on a run, and whether none does.
+struct Done {
     busy: AtomicUsize,
     /// Set when every thread has stopped: the table and the workers are free again.
     idle: Mutex<bool>,
     idle_signal: Condvar,
-    started: Instant,
 }
 
 impl Run {
-    /// A thread's part is over; the last one marks the run idle.
-    fn leave(&self) {
-        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
-            *lock(&self.idle) = true;
-            self.idle_signal.notify_all();
+    /// A thread's part is over: it drops its hold on the run, then counts itself out; the last
+    /// one marks the run idle.
+    fn leave(run: Arc<Run>) {
+        let done = Arc::clone(&run.done);
+        drop(run);
+        if done.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
+            *lock(&done.idle) = true;
+            done.idle_signal.notify_all();
         }
     }
 
@@ -245,12 +255,14 @@ impl Searcher {
         }
     }
 
-    /// Evaluates with the network or not, and with which network, from the next search on.
+    /// Evaluates with the network or not, and with which network, from the next search on. What
+    /// was learned with the other evaluation goes: the table's evaluations and scores, and each
+    /// thread's histories, its correction history above all (the errors of another evaluator).
     pub fn configure(&mut self, use_nnue: bool, network: &Arc<Network>) {
         if self.use_nnue == use_nnue && Arc::ptr_eq(&self.network, network) {
             return;
         }
-        self.wait();
+        self.clear();
         self.use_nnue = use_nnue;
         self.network = Arc::clone(network);
         self.send_all(|| Task::Configure { use_nnue, network: Arc::clone(network) });
@@ -282,9 +294,11 @@ impl Searcher {
             helper_done: Condvar::new(),
             answered: Mutex::new(false),
             answered_signal: Condvar::new(),
-            busy: AtomicUsize::new(self.threads.len()),
-            idle: Mutex::new(false),
-            idle_signal: Condvar::new(),
+            done: Arc::new(Done {
+                busy: AtomicUsize::new(self.threads.len()),
+                idle: Mutex::new(false),
+                idle_signal: Condvar::new(),
+            }),
             started: Instant::now(),
         });
         self.send_all(|| Task::Search(Arc::clone(&run)));
@@ -324,7 +338,7 @@ impl Searcher {
     /// table and workers are free).
     pub fn wait(&mut self) {
         if let Some(run) = self.running.take() {
-            wait_flag(&run.idle, &run.idle_signal);
+            wait_flag(&run.done.idle, &run.done.idle_signal);
         }
     }
 
@@ -332,13 +346,13 @@ impl Searcher {
     pub fn wait_for(&mut self, timeout: Duration) -> bool {
         let Some(run) = &self.running else { return true };
         let deadline = Instant::now() + timeout;
-        let mut idle = lock(&run.idle);
+        let mut idle = lock(&run.done.idle);
         while !*idle {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return false;
             }
-            idle = run.idle_signal.wait_timeout(idle, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
+            idle = run.done.idle_signal.wait_timeout(idle, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
         }
         drop(idle);
         self.running = None;
@@ -465,14 +479,14 @@ fn thread_main(id: usize, use_nnue: bool, network: Arc<Network>, inbox: Receiver
         match task {
             Task::Search(run) if id == 0 => {
                 main_search(&mut worker, &run);
-                run.leave();
+                Run::leave(run);
             }
             Task::Search(run) => {
                 let mut snapshot = Snapshot { run: &run, slot: id - 1 };
                 let result = worker.search(&run.request(&run.helper_limits), &run.shared, &mut snapshot);
                 lock(&run.helpers)[id - 1] = (Some(result), true);
                 run.helper_done.notify_all();
-                run.leave();
+                Run::leave(run);
             }
             Task::Clear => worker.clear(),
             Task::Configure { use_nnue, network } => {
@@ -551,6 +565,28 @@ mod tests {
         let mut fresh = Searcher::with_hash(1, 4).unwrap();
         let first = fresh.search_silently(Job::new(pos, Limits { depth: Some(6), ..Limits::default() }));
         assert_eq!(again.results[0], first.results[0]);
+    }
+
+    #[test]
+    fn another_evaluation_starts_from_nothing_learned_with_the_last() {
+        // After a search with one evaluation, a search with the other (UseNNUE switched, a new
+        // EvalFile) is the same as a fresh searcher's: no evaluation, score or correction of the
+        // old evaluator is read.
+        let pos = Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").unwrap();
+        let job = |depth| Job::new(pos, Limits { depth: Some(depth), ..Limits::default() });
+        let net = Arc::clone(crate::nnue::embedded());
+        for (first, then) in [(true, false), (false, true)] {
+            let mut searcher = Searcher::with_hash(1, 4).unwrap();
+            searcher.configure(first, &net);
+            searcher.search_silently(job(9));
+            searcher.configure(then, &net);
+            let after = searcher.search_silently(job(7));
+            let mut fresh = Searcher::with_hash(1, 4).unwrap();
+            fresh.configure(then, &net);
+            let alone = fresh.search_silently(job(7));
+            assert_eq!(after.results[0], alone.results[0], "UseNNUE {first} then {then}");
+            assert_eq!(after.nodes, alone.nodes, "UseNNUE {first} then {then}");
+        }
     }
 
     #[test]

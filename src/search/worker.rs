@@ -96,6 +96,9 @@ pub struct Worker {
     pub(super) root_nodes: Vec<u64>,
     /// Root moves already given a line at this depth (`MultiPV`).
     pub(super) excluded: Vec<Move>,
+    /// The score of the root move that last became the principal variation (in the iteration
+    /// under way: what a stopped iteration's new best move is worth).
+    pub(super) root_score: i32,
 }
 
 impl Default for Worker {
@@ -136,6 +139,7 @@ impl Worker {
             root_moves: Vec::new(),
             root_nodes: Vec::new(),
             excluded: Vec::new(),
+            root_score: 0,
         }
     }
 

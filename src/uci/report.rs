@@ -80,25 +80,26 @@ pub(super) fn nps(nodes: u64, time: Duration) -> u128 {
     nodes as u128 * 1000 / time.as_millis().max(1)
 }
 
-/// The `info` line of one iteration.
+/// The `info` line of one iteration. The bound follows the score at once and `wdl` comes after
+/// it (python-chess, and so lichess-bot, reads a bound only right after the score); a line with
+/// no moves has no `pv` at all.
 pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
     let mut score = match info.score {
         ReportedScore::Centipawns(cp) => format!("cp {cp}"),
         ReportedScore::Mate(n) => format!("mate {n}"),
     };
+    match info.bound {
+        ScoreBound::Exact => {}
+        ScoreBound::Lower => score.push_str(" lowerbound"),
+        ScoreBound::Upper => score.push_str(" upperbound"),
+    }
     if show_wdl {
         let [w, d, l] = wdl(info.score);
         score = format!("{score} wdl {w} {d} {l}");
     }
-    let bound = match info.bound {
-        ScoreBound::Exact => "",
-        ScoreBound::Lower => " lowerbound",
-        ScoreBound::Upper => " upperbound",
-    };
     let nps = nps(info.nodes, info.time);
-    let pv: Vec<String> = info.pv.iter().map(|m: &Move| m.to_uci(chess960).to_string()).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} tbhits {} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -106,6 +107,52 @@ pub fn info_line(info: &Iteration, chess960: bool, show_wdl: bool) -> String {
         info.hashfull,
         info.tbhits,
         info.time.as_millis(),
-        pv.join(" ")
-    )
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &info.pv {
+            line.push_str(&format!(" {}", m.to_uci(chess960)));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    fn iteration(bound: ScoreBound, pv: Vec<Move>) -> Iteration {
+        Iteration {
+            depth: 12,
+            seldepth: 20,
+            score: ReportedScore::Centipawns(35),
+            bound,
+            nodes: 1000,
+            time: Duration::from_millis(10),
+            hashfull: 3,
+            tbhits: 0,
+            pv,
+            multipv: 1,
+        }
+    }
+
+    #[test]
+    fn the_bound_follows_the_score_before_wdl() {
+        let line = info_line(&iteration(ScoreBound::Lower, Vec::new()), false, true);
+        assert!(line.contains("score cp 35 lowerbound wdl "), "{line}");
+        let line = info_line(&iteration(ScoreBound::Upper, Vec::new()), false, false);
+        assert!(line.contains("score cp 35 upperbound nodes "), "{line}");
+        let line = info_line(&iteration(ScoreBound::Exact, Vec::new()), false, true);
+        assert!(line.contains("score cp 35 wdl ") && !line.contains("bound"), "{line}");
+    }
+
+    #[test]
+    fn a_line_without_moves_has_no_pv() {
+        let line = info_line(&iteration(ScoreBound::Upper, Vec::new()), false, false);
+        assert!(!line.contains(" pv"), "{line}");
+        let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+        let line = info_line(&iteration(ScoreBound::Exact, vec![e4]), false, false);
+        assert!(line.ends_with(" time 10 pv e2e4"), "{line}");
+    }
 }
