@@ -44,8 +44,8 @@ impl Search<'_> {
     /// Iterative deepening over `request.root`, each depth's lines (`MultiPV`) searched with
     /// aspiration windows; stops at the limits (the main thread) or when told.
     pub(super) fn run(&mut self, request: &Request) -> SearchResult {
-        let Request { root, history, limits, overhead, searchmoves } = *request;
-        self.start = Instant::now();
+        let Request { root, history, limits, overhead, searchmoves, since } = *request;
+        self.start = since.unwrap_or_else(Instant::now);
         self.clock_start = self.start;
         self.ponder_wait = self.shared.pondering.load(Ordering::Relaxed);
         self.budget = TimeBudget::new(limits, overhead, root.fullmove_number() as u32);

@@ -81,12 +81,16 @@ pub struct Request<'a> {
     pub overhead: Duration,
     /// If not empty, the root moves to choose among (`go searchmoves`).
     pub searchmoves: &'a [Move],
+    /// When the clock started: the moment the GUI's `go` was handled, so that what comes
+    /// before the search (a table still being cleared after `ucinewgame`, threads being
+    /// started) is counted as the GUI counts it. `None`: when the search starts.
+    pub since: Option<std::time::Instant>,
 }
 
 impl<'a> Request<'a> {
     /// A search of `root` with no game before it, no overhead and every root move.
     pub fn new(root: &'a Position, limits: &'a Limits) -> Request<'a> {
-        Request { root, history: &[], limits, overhead: Duration::ZERO, searchmoves: &[] }
+        Request { root, history: &[], limits, overhead: Duration::ZERO, searchmoves: &[], since: None }
     }
 }
 

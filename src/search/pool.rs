@@ -41,6 +41,8 @@ pub struct Job {
     /// (or `stop`).
     pub ponder: bool,
     pub syzygy: Option<Syzygy>,
+    /// When the clock started (the GUI's `go`); `None`: when the search starts.
+    pub since: Option<Instant>,
 }
 
 impl Job {
@@ -55,6 +57,7 @@ impl Job {
             wait_for_stop: false,
             ponder: false,
             syzygy: None,
+            since: None,
         }
     }
 }
@@ -133,6 +136,7 @@ impl Run {
             limits,
             overhead: self.job.overhead,
             searchmoves: &self.job.searchmoves,
+            since: self.job.since,
         }
     }
 }
@@ -543,7 +547,7 @@ fn main_search(worker: &mut Worker, run: &Run) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limits;
+    use crate::search::{Clock, Limits};
 
     #[test]
     fn the_pool_searches_again_and_again_with_the_same_threads() {
@@ -587,6 +591,34 @@ mod tests {
             assert_eq!(after.results[0], alone.results[0], "UseNNUE {first} then {then}");
             assert_eq!(after.nodes, alone.nodes, "UseNNUE {first} then {then}");
         }
+    }
+
+    #[test]
+    fn the_clock_counts_from_the_go_not_from_the_search() {
+        // A `go` handled 300 ms before its search could start (a table being cleared, threads
+        // being started): the GUI's clock has run since, so the search's time counts from then.
+        struct Times(Vec<Duration>);
+        impl Reporter for Times {
+            fn iteration(&mut self, info: &Iteration) {
+                self.0.push(info.time);
+            }
+        }
+        let mut searcher = Searcher::with_hash(1, 4).unwrap();
+        let since = Instant::now();
+        std::thread::sleep(Duration::from_millis(300));
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        let job = Job { since: Some(since), ..Job::new(Position::startpos(), limits) };
+        let mut times = Times(Vec::new());
+        searcher.search(job, &mut times, None);
+        assert!(!times.0.is_empty() && times.0.iter().all(|&t| t >= Duration::from_millis(300)), "{:?}", times.0);
+        // A clock of 200 ms with the go 300 ms back: past every limit already, one iteration
+        // and done.
+        let clock = Clock { time: Duration::from_millis(200), increment: Duration::ZERO, moves_to_go: None };
+        let limits = Limits { clock: Some(clock), ..Limits::default() };
+        let since = Instant::now() - Duration::from_millis(300);
+        let job = Job { since: Some(since), ..Job::new(Position::startpos(), limits) };
+        let outcome = searcher.search(job, &mut Silent, None);
+        assert_eq!(outcome.best().depth, 1, "{:?}", outcome.best());
     }
 
     #[test]

@@ -129,6 +129,8 @@ impl Engine {
     /// infinite`, `ponder` or `searchmoves`, which ask for a search); else the search starts on
     /// its own thread and its `bestmove` is written from there.
     pub(super) fn go(&mut self, mut go: Go) {
+        // The GUI's clock is running from here on.
+        let since = std::time::Instant::now();
         let pos = self.position;
         // A `go` with parameters that could not be read is still answered: each problem is
         // reported, and where nothing readable limits the search, it searches for a second.
@@ -195,6 +197,7 @@ impl Engine {
             wait_for_stop: go.infinite,
             ponder: go.ponder,
             syzygy,
+            since: Some(since),
         };
         self.search_waits_for_stop = go.infinite || go.ponder;
         self.searcher.configure(self.options.use_nnue, &self.network);
