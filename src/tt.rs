@@ -262,6 +262,14 @@ impl TranspositionTable {
         scores
     }
 
+    /// [`probe`](Self::probe) for a search node whose position has the halfmove clock
+    /// `halfmove`: decisive scores the fifty-move rule could void are read as not proven
+    /// ([`fifty_move_safe`]).
+    #[inline]
+    pub fn probe_at(&self, key: u64, ply: usize, halfmove: u32) -> Option<TtEntry> {
+        self.probe(key, ply).map(|e| TtEntry { score: fifty_move_safe(e.score, ply, halfmove), ..e })
+    }
+
     /// Stores a search result (`score` relative to the root at `ply`). An existing entry of the
     /// same key keeps its move when the new result has none.
     #[allow(clippy::too_many_arguments)]

@@ -43,7 +43,7 @@ use super::picker::{captured_type, MovePicker};
 use super::worker::Worker;
 use crate::eval;
 use crate::position::Position;
-use crate::tt::{fifty_move_safe, is_decisive, Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
+use crate::tt::{is_decisive, Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
 use crate::types::{Move, Piece, PieceType};
 
 const INFINITY: i32 = MATE + 1;
@@ -257,8 +257,7 @@ impl Search<'_> {
         let key = pos.key();
         self.stack[ply].pawns = history::pawn_slot(pos);
         let halfmove = u32::from(pos.halfmove_clock());
-        let entry =
-            self.shared.tt.probe(key, ply).map(|e| TtEntry { score: fifty_move_safe(e.score, ply, halfmove), ..e });
+        let entry = self.shared.tt.probe_at(key, ply, halfmove);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         if let Some(e) = entry {
             // Not near the fifty-move rule: the entry may have been stored with more moves in
@@ -686,8 +685,7 @@ impl Search<'_> {
 
         let key = pos.key();
         let halfmove = u32::from(pos.halfmove_clock());
-        let entry =
-            self.shared.tt.probe(key, ply).map(|e| TtEntry { score: fifty_move_safe(e.score, ply, halfmove), ..e });
+        let entry = self.shared.tt.probe_at(key, ply, halfmove);
         if let Some(e) = entry {
             if !PV && halfmove < TT_CUT_HALFMOVE_LIMIT && bound_cuts(&e, alpha, beta) {
                 return e.score;
