@@ -818,26 +818,6 @@ fn fail(why: &str, seed: u64, log: &[String], engine: &Engine) -> ! {
     );
 }
 
-/// `line` is `bestmove <m> [ponder <p>]` with moves legal in `pos` (written in its notation), or
-/// `bestmove 0000` when there is none.
-fn check_bestmove(line: &str, pos: &Position) -> Result<(), String> {
-    let find = |pos: &Position, text: &str| {
-        pos.legal_moves().into_iter().find(|m: &Move| m.to_uci(pos.is_chess960()).to_string() == text)
-    };
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let (best, ponder) = match words.as_slice() {
-        ["bestmove", "0000"] if !pos.has_legal_move() => return Ok(()),
-        ["bestmove", best] => (*best, None),
-        ["bestmove", best, "ponder", ponder] => (*best, Some(*ponder)),
-        _ => return Err("malformed".into()),
-    };
-    let m = find(pos, best).ok_or("best move not legal")?;
-    if let Some(p) = ponder {
-        find(&pos.make_move(m), p).ok_or("ponder move not legal")?;
-    }
-    Ok(())
-}
-
 #[test]
 fn uci_loop_survives_100k_fuzzed_lines() {
     let seed = std::env::var("CORVID_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(SEED);
@@ -904,7 +884,7 @@ fn uci_loop_survives_100k_fuzzed_lines() {
         fail(&why, seed, &written.log, &engine);
     }
     for (i, (line, pos)) in engine.bestmoves.iter().zip(&written.gos).enumerate() {
-        if let Err(why) = check_bestmove(line, pos) {
+        if let Err(why) = common::check_bestmove(line, pos) {
             let why = format!("go #{i}: '{line}': {why} in {} (chess960 {})", pos.to_fen(), pos.is_chess960());
             fail(&why, seed, &written.log, &engine);
         }

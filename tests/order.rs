@@ -4,102 +4,13 @@
 //! GUI or python-chess drives an engine: one write a line, with delays between the lines (a
 //! single write of every line hides the races these tests are about).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::Engine;
 use corvid::rng::Rng;
-use corvid::{Move, Position};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    _serial: std::sync::MutexGuard<'static, ()>,
-}
-
-/// Answer times are part of what is checked: one engine at a time on a two-core machine.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-impl Engine {
-    fn start() -> Engine {
-        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine { child, stdin, lines, _serial: serial };
-        e.send("uci");
-        e.wait_for("uciok", 5000);
-        e
-    }
-
-    /// One line, in a write of its own.
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Sends `line` after `ms` milliseconds.
-    fn send_after(&mut self, ms: u64, line: &str) {
-        std::thread::sleep(Duration::from_millis(ms));
-        self.send(line);
-    }
-
-    /// Lines up to and including the first that starts with `prefix`; None if it did not come
-    /// within `timeout_ms` (with what came).
-    fn try_wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Result<Vec<String>, Vec<String>> {
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return Ok(seen);
-                    }
-                }
-                Err(_) => return Err(seen),
-            }
-        }
-    }
-
-    fn wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Vec<String> {
-        self.try_wait_for(prefix, timeout_ms)
-            .unwrap_or_else(|seen| panic!("no '{prefix}' within {timeout_ms} ms; got {seen:?}"))
-    }
-
-    /// Everything that arrives within `ms` milliseconds.
-    fn drain_for(&mut self, ms: u64) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_millis(ms);
-        let mut seen = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            seen.push(line);
-        }
-        seen
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use corvid::Position;
 
 /// The index of the first line that starts with `prefix`.
 fn index_of(lines: &[String], prefix: &str) -> Option<usize> {
@@ -108,17 +19,7 @@ fn index_of(lines: &[String], prefix: &str) -> Option<usize> {
 
 /// `bestmove <m> [ponder <p>]` with moves legal in `pos`, or `bestmove 0000` when it has none.
 fn legal_answer(line: &str, pos: &Position) -> bool {
-    let find = |pos: &Position, text: &str| {
-        pos.legal_moves().into_iter().find(|m: &Move| m.to_uci(pos.is_chess960()).to_string() == text)
-    };
-    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-        ["bestmove", "0000"] => !pos.has_legal_move(),
-        ["bestmove", best] => find(pos, best).is_some(),
-        ["bestmove", best, "ponder", ponder] => {
-            find(pos, best).is_some_and(|m| find(&pos.make_move(m), ponder).is_some())
-        }
-        _ => false,
-    }
+    common::check_bestmove(line, pos).is_ok()
 }
 
 #[test]
@@ -156,7 +57,7 @@ fn a_stop_ends_a_go_infinite_queued_behind_a_perft_too() {
     assert!(stopped < lines.len() - 1, "the perft ends before the search answers: {lines:?}");
     assert!(legal_answer(lines.last().unwrap(), &Position::startpos()), "{lines:?}");
     // Nothing else comes: no second answer, no search left running.
-    let later = e.drain_for(300);
+    let later = e.quiet_for(300);
     assert!(!later.iter().any(|l| l.starts_with("bestmove") || l.starts_with("info depth")), "{later:?}");
 }
 
@@ -320,7 +221,7 @@ fn random_sessions_sent_line_by_line_keep_the_order() {
                 ),
             }
         }
-        out.extend(e.drain_for(200));
+        out.extend(e.quiet_for(200));
 
         // The model: each job's position, and for each isready how many jobs must have ended.
         let mut pos = Position::startpos();

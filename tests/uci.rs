@@ -2,96 +2,13 @@
 //! mated and stalemated roots, bad input, `bench` determinism, `go infinite` + `stop`, pondering,
 //! and `quit` in the middle of a search.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// Tests here measure response times; one engine process at a time keeps them honest on a
-    /// two-core machine.
-    _serial: std::sync::MutexGuard<'static, ()>,
-}
+mod common;
 
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-impl Engine {
-    fn start() -> Engine {
-        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine { child, stdin, lines, _serial: serial };
-        e.send("uci");
-        e.wait_for("uciok", 5000);
-        e
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout_ms} ms; got {seen:?}"),
-            }
-        }
-    }
-
-    /// Nothing arrives for `ms` milliseconds (returns what did arrive).
-    fn quiet_for(&mut self, ms: u64) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_millis(ms);
-        let mut seen = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            seen.push(line);
-        }
-        seen
-    }
-
-    fn search(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
-        self.send(position);
-        self.send(go);
-        let lines = self.wait_for("bestmove", 30_000);
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
-        (best, lines)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Engine;
 
 fn last_score(lines: &[String]) -> Option<String> {
     let info = lines.iter().rev().find(|l| l.starts_with("info depth"))?;

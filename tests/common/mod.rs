@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests (each test file that needs them says `mod common;`).
 #![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 use corvid::rng::Rng;
@@ -54,4 +55,128 @@ pub fn random_moves(rng: &mut Rng, start: &Position, plies: usize) -> Vec<Move> 
         pos = pos.make_move(m);
     }
     moves
+}
+
+/// The `corvid` binary driven over UCI as a GUI drives it: one write a line, its output read on
+/// a thread of its own.
+pub struct Engine {
+    pub child: Child,
+    pub stdin: ChildStdin,
+    pub lines: Receiver<String>,
+    /// Tests measure response times; one engine process at a time keeps them honest on a
+    /// two-core machine.
+    _serial: std::sync::MutexGuard<'static, ()>,
+}
+
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Engine {
+    /// Starts the engine and waits for `uciok`.
+    pub fn start() -> Engine {
+        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start corvid");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine { child, stdin, lines, _serial: serial };
+        e.send("uci");
+        e.wait_for("uciok", 5000);
+        e
+    }
+
+    /// One line, in a write of its own.
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends `line` after `ms` milliseconds.
+    pub fn send_after(&mut self, ms: u64, line: &str) {
+        std::thread::sleep(Duration::from_millis(ms));
+        self.send(line);
+    }
+
+    /// Lines up to and including the first that starts with `prefix`, or what came if it did
+    /// not come within `timeout_ms`.
+    pub fn try_wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Result<Vec<String>, Vec<String>> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return Ok(seen);
+                    }
+                }
+                Err(_) => return Err(seen),
+            }
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix` (a panic if it does not
+    /// come within `timeout_ms`).
+    pub fn wait_for(&mut self, prefix: &str, timeout_ms: u64) -> Vec<String> {
+        self.try_wait_for(prefix, timeout_ms)
+            .unwrap_or_else(|seen| panic!("no '{prefix}' within {timeout_ms} ms; got {seen:?}"))
+    }
+
+    /// Everything that arrives within `ms` milliseconds.
+    pub fn quiet_for(&mut self, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    /// Sets `position`, sends `go`, and returns the move played and the lines up to it.
+    pub fn search(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
+        self.send(position);
+        self.send(go);
+        let lines = self.wait_for("bestmove", 30_000);
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        (best, lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `line` is `bestmove <m> [ponder <p>]` with moves legal in `pos` (written in its notation), or
+/// `bestmove 0000` when there is none.
+pub fn check_bestmove(line: &str, pos: &Position) -> Result<(), String> {
+    let find = |pos: &Position, text: &str| {
+        pos.legal_moves().into_iter().find(|m: &Move| m.to_uci(pos.is_chess960()).to_string() == text)
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (best, ponder) = match words.as_slice() {
+        ["bestmove", "0000"] if !pos.has_legal_move() => return Ok(()),
+        ["bestmove", best] => (*best, None),
+        ["bestmove", best, "ponder", ponder] => (*best, Some(*ponder)),
+        _ => return Err("malformed".into()),
+    };
+    let m = find(pos, best).ok_or("best move not legal")?;
+    if let Some(p) = ponder {
+        find(&pos.make_move(m), p).ok_or("ponder move not legal")?;
+    }
+    Ok(())
 }
