@@ -57,6 +57,28 @@ pub fn random_moves(rng: &mut Rng, start: &Position, plies: usize) -> Vec<Move> 
     moves
 }
 
+/// Starts the `corvid` binary with piped input and output: the process, its input, and its
+/// output lines, read on a thread of their own.
+pub fn spawn_uci() -> (Child, ChildStdin, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start corvid");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, stdin, lines)
+}
+
 /// The `corvid` binary driven over UCI as a GUI drives it: one write a line, its output read on
 /// a thread of its own.
 pub struct Engine {
@@ -74,22 +96,7 @@ impl Engine {
     /// Starts the engine and waits for `uciok`.
     pub fn start() -> Engine {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = spawn_uci();
         let mut e = Engine { child, stdin, lines, _serial: serial };
         e.send("uci");
         e.wait_for("uciok", 5000);
