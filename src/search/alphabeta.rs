@@ -228,6 +228,11 @@ impl Search<'_> {
         if depth <= 0 {
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
+        // A node entered after the stop (the move loops above it unwind) is not searched, and
+        // not counted: `go nodes N` reports exactly N.
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -667,6 +672,9 @@ impl Search<'_> {
     }
 
     fn qsearch<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
