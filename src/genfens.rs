@@ -88,12 +88,17 @@ impl Openings {
         if !playable(&pos) {
             return None;
         }
-        // A search from empty tables, so the verdict is the position's alone and not that of the
-        // searches before it: `datagen` threads take games in any order and still play the same.
+        let score = self.verdict(&pos);
+        (score.abs() < MATE_BOUND && score.abs() <= MAX_SCORE).then_some(pos)
+    }
+
+    /// The score that decides whether `pos` is balanced: a search of [`SEARCH_NODES`] from
+    /// empty tables, so the verdict is the position's alone and not that of the searches before
+    /// it (`datagen` threads take games in any order and still play the same).
+    fn verdict(&mut self, pos: &Position) -> i32 {
         self.solo.clear();
         self.worker.clear();
-        let result = self.solo.search(&mut self.worker, &Request::new(&pos, &self.limits));
-        (result.score.abs() < MATE_BOUND && result.score.abs() <= MAX_SCORE).then_some(pos)
+        self.solo.search(&mut self.worker, &Request::new(pos, &self.limits)).score
     }
 }
 
@@ -199,6 +204,33 @@ mod tests {
             let fullmove: u32 = fen.split_whitespace().nth(5).unwrap().parse().unwrap();
             assert_eq!(fullmove, 5, "{fen}");
         }
+        // Balanced: a search as the generator's own scores every opening within MAX_SCORE, and
+        // one ten times longer does not find more than two pawns beyond that (random plies
+        // alone leave a side far ahead in a good share of positions, counted below).
+        let mut judge = Openings::default();
+        let mut deeper = Openings::default();
+        deeper.limits.nodes = Some(SEARCH_NODES * 10);
+        for fen in &a {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(judge.verdict(&pos).abs() <= MAX_SCORE, "{fen}");
+            let second = deeper.verdict(&pos);
+            assert!(second.abs() <= MAX_SCORE + 200, "{fen}: {second}");
+        }
+        let mut rng = Rng::new(11);
+        let unbalanced = (0..200)
+            .filter(|_| {
+                let mut p = Position::startpos();
+                for _ in 0..8 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        return false;
+                    }
+                    p = p.make_move(moves[rng.below(moves.len())]);
+                }
+                p.has_legal_move() && judge.verdict(&p).abs() > MAX_SCORE
+            })
+            .count();
+        assert!(unbalanced >= 20, "the filter has something to refuse: {unbalanced} of 200");
     }
 
     #[test]

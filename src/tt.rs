@@ -417,7 +417,6 @@ mod tests {
         tt.store(7, Some(m), 10, 0, 5, Bound::Lower, 0);
         tt.store(7, None, 20, 0, 6, Bound::Upper, 0);
         assert_eq!(tt.probe(7, 0).unwrap().mv, Some(m), "a result without a move keeps the old move");
-        assert!(tt.hashfull() <= 1000);
         let mut tt = tt;
         tt.clear();
         assert_eq!(tt.probe(7, 0), None);
@@ -448,6 +447,148 @@ mod tests {
     fn impossible_sizes_are_refused() {
         assert!(TranspositionTable::try_new(1 << 25).is_none(), "32 TiB cannot be had");
         assert!(TranspositionTable::try_new(2).is_some());
+    }
+
+    /// The `n`-th key that falls in bucket `b` of a 1 MB table (2^14 buckets: the top 14 bits).
+    fn key_in(b: u64, n: u64) -> u64 {
+        (b << 50) | ((n + 1) * 0x1_0001)
+    }
+
+    #[test]
+    fn hashfull_counts_the_current_searchs_share_of_the_sample() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.len, 1 << 14);
+        assert_eq!(tt.hashfull(), 0);
+        // Two entries in each of the first 125 buckets: 250 of the 1,000 sampled slots.
+        for b in 0..125 {
+            for n in 0..2 {
+                tt.store(key_in(b, n), None, 0, 0, 3, Bound::Exact, 0);
+            }
+        }
+        // Entries beyond the sample do not count.
+        for b in 250..400 {
+            tt.store(key_in(b, 0), None, 0, 0, 3, Bound::Exact, 0);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        tt.store(key_in(0, 2), None, 0, 0, 3, Bound::Exact, 0);
+        assert_eq!(tt.hashfull(), 251);
+        // A new search: what the old ones left is free to be replaced, and reported as such.
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(key_in(1, 0), None, 0, 0, 3, Bound::Exact, 0);
+        assert_eq!(tt.hashfull(), 1);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn replacement_evicts_the_least_worth_by_depth_and_age() {
+        let tt = TranspositionTable::new(1);
+        let keys: Vec<u64> = (0..6).map(|n| key_in(9, n)).collect();
+        // A full bucket of deep entries from three searches ago...
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, None, i as i32, 0, 12 + i as i32, Bound::Exact, 0);
+        }
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        // ...loses its shallowest-for-its-age entry (depth 12 - 4 x 3 = 0) to a depth-2 result
+        // of the current search, and keeps the deeper old ones.
+        tt.store(keys[4], None, 40, 0, 2, Bound::Exact, 0);
+        assert_eq!(tt.probe(keys[4], 0).map(|e| e.depth), Some(2));
+        assert_eq!(tt.probe(keys[0], 0), None, "the least worth was evicted");
+        for &k in &keys[1..4] {
+            assert!(tt.probe(k, 0).is_some());
+        }
+        // Worth now: the new depth 2 (current) 2, the old 13, 14, 15 are 1, 2, 3: the old
+        // depth 13 goes next, before the shallower entry of the current search.
+        tt.store(keys[5], None, 50, 0, 2, Bound::Exact, 0);
+        assert_eq!(tt.probe(keys[1], 0), None);
+        assert!(tt.probe(keys[4], 0).is_some() && tt.probe(keys[5], 0).is_some());
+
+        // The same key in the same search: a much deeper bound is kept over a shallow bound,
+        // not over an exact score; a shallower result of an older search replaces it.
+        let k = key_in(20, 0);
+        tt.store(k, None, 10, 0, 10, Bound::Lower, 0);
+        tt.store(k, None, 20, 0, 5, Bound::Upper, 0);
+        assert_eq!(tt.probe(k, 0).map(|e| (e.score, e.depth)), Some((10, 10)));
+        tt.store(k, None, 30, 0, 5, Bound::Exact, 0);
+        assert_eq!(tt.probe(k, 0).map(|e| (e.score, e.depth)), Some((30, 5)));
+        tt.store(k, None, 40, 0, 12, Bound::Lower, 0);
+        tt.new_search();
+        tt.store(k, None, 50, 0, 3, Bound::Upper, 0);
+        assert_eq!(tt.probe(k, 0).map(|e| (e.score, e.depth)), Some((50, 3)));
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let (a, b) = (key_in(3, 0), key_in(3, 1));
+        tt.store(a, None, 100, 100, 10, Bound::Exact, 0);
+        tt.store(b, None, -200, -200, 20, Bound::Lower, 0);
+        let bucket = tt.bucket(a);
+        // Tear the first slot as two writers of different keys would: the check word of `a`'s
+        // write with the data of `b`'s.
+        let data_b = bucket.words[1][1].load(Ordering::Relaxed);
+        bucket.words[0][1].store(data_b, Ordering::Relaxed);
+        assert_eq!(tt.probe(a, 0), None, "a's check word with b's data");
+        assert_eq!(tt.probe(b, 0).map(|e| e.score), Some(-200), "b's own slot is whole");
+        // And with the data of another result of the same key: the check fails too.
+        tt.store(a, None, 100, 100, 10, Bound::Exact, 0);
+        let other = pack(None, 55, 55, 11, Bound::Upper, 0);
+        let slot = tt
+            .bucket(a)
+            .words
+            .iter()
+            .find(|w| w[0].load(Ordering::Relaxed) ^ w[1].load(Ordering::Relaxed) == a)
+            .unwrap();
+        slot[1].store(other, Ordering::Relaxed);
+        assert_eq!(tt.probe(a, 0), None);
+    }
+
+    #[test]
+    fn writers_of_the_same_key_never_give_a_mixed_entry() {
+        // Two threads store different results for the same keys while two others probe: every
+        // hit must be one writer's whole result (score, eval, depth and bound together), never
+        // a mix of both, and the table must hold one of them at the end.
+        let tt = TranspositionTable::new(1);
+        let keys: Vec<u64> = (0..64).map(|n| key_in(n * 7, n)).collect();
+        let results = [(100, 100, 10, Bound::Exact), (-300, -300, 21, Bound::Lower)];
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        let writing = std::sync::atomic::AtomicUsize::new(results.len());
+        std::thread::scope(|s| {
+            for (score, eval, depth, bound) in results {
+                let (tt, keys, writing) = (&tt, &keys, &writing);
+                s.spawn(move || {
+                    for round in 0..20_000 {
+                        let key = keys[round % keys.len()];
+                        tt.store(key, None, score, eval, depth, bound, 0);
+                    }
+                    writing.fetch_sub(1, Ordering::Release);
+                });
+            }
+            for _ in 0..2 {
+                let (tt, keys, hits, writing) = (&tt, &keys, &hits, &writing);
+                s.spawn(move || {
+                    // Probing for as long as anyone writes, then one more pass over every key.
+                    let mut last_pass = false;
+                    while !last_pass {
+                        last_pass = writing.load(Ordering::Acquire) == 0;
+                        for &key in keys {
+                            if let Some(e) = tt.probe(key, 0) {
+                                assert!(results.contains(&(e.score, e.eval, e.depth, e.bound)), "a mixed entry: {e:?}");
+                                hits.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Ordering::Relaxed) > 0);
+        for &key in &keys {
+            let e = tt.probe(key, 0).expect("one writer's result stays");
+            assert!(results.contains(&(e.score, e.eval, e.depth, e.bound)));
+        }
     }
 
     #[test]

@@ -206,6 +206,7 @@ mod tests {
             entry(k - 1, "h2h3", 5),
             entry(k, "e2e4", 30),
             entry(k, "d2d4", 10),
+            entry(k, "g1f3", 0),
             entry(k, "e2e5", 99),
             entry(k + 1, "a2a3", 5),
         ]
@@ -214,14 +215,18 @@ mod tests {
         unsorted.rotate_left(16);
         assert!(Book::from_bytes(&unsorted).unwrap_err().contains("out of key order"));
         let book = Book::from_bytes(&bytes).unwrap();
-        assert_eq!(book.len(), 5);
+        assert_eq!(book.len(), 6);
         let moves: Vec<(String, u16)> =
             book.moves(&start).into_iter().map(|(m, w)| (m.to_uci(false).to_string(), w)).collect();
-        assert_eq!(moves, [("e2e4".to_string(), 30), ("d2d4".to_string(), 10)]);
+        assert_eq!(moves, [("e2e4".to_string(), 30), ("d2d4".to_string(), 10), ("g1f3".to_string(), 0)]);
         let mut rng = Rng::new(1);
-        let e4 = start.parse_uci_move("e2e4").unwrap();
-        let draws = (0..4000).filter(|_| book.pick(&start, &mut rng) == Some(e4)).count();
-        assert!((2800..3200).contains(&draws), "e4 drawn {draws} times of 4000 (expected 3000)");
+        let (e4, d4) = (start.parse_uci_move("e2e4").unwrap(), start.parse_uci_move("d2d4").unwrap());
+        let draws: Vec<Option<Move>> = (0..40_000).map(|_| book.pick(&start, &mut rng)).collect();
+        // 3/4 of the draws for e4: 30,000 expected, one standard deviation 87; within 4 of them.
+        let e4_draws = draws.iter().filter(|&&m| m == Some(e4)).count();
+        assert!((29_654..=30_346).contains(&e4_draws), "e4 drawn {e4_draws} times of 40,000 (expected 30,000)");
+        // A weight of 0 beside weighted moves is never drawn.
+        assert_eq!(e4_draws + draws.iter().filter(|&&m| m == Some(d4)).count(), 40_000, "only e4 and d4");
         assert_eq!(book.pick(&after("e2e4"), &mut rng), None, "out of the book");
         // Castling is king takes rook; promotions carry their piece.
         let castle = Position::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();

@@ -549,9 +549,16 @@ mod tests {
     use super::*;
     use crate::search::{Clock, Limits};
 
+    impl Searcher {
+        fn thread_ids(&self) -> Vec<std::thread::ThreadId> {
+            self.threads.iter().map(|t| t.handle.thread().id()).collect()
+        }
+    }
+
     #[test]
     fn the_pool_searches_again_and_again_with_the_same_threads() {
         let mut searcher = Searcher::with_hash(3, 4).unwrap();
+        let ids = searcher.thread_ids();
         let pos = Position::startpos();
         for depth in [3, 5, 4] {
             let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(depth), ..Limits::default() }));
@@ -560,9 +567,18 @@ mod tests {
             // The first thread to complete the depth ends the search for all.
             assert!(outcome.results.iter().any(|r| r.depth >= depth), "a thread reached the depth");
         }
+        // The same three threads, alive, after three searches: none was started again.
+        assert_eq!(searcher.thread_ids(), ids);
+        assert!(searcher.threads.iter().all(|t| !t.handle.is_finished()));
         searcher.set_threads(1).unwrap();
+        assert_eq!(searcher.thread_ids(), ids[..1], "shrinking keeps the first thread");
         let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(4), ..Limits::default() }));
         assert_eq!(outcome.results.len(), 1);
+        searcher.set_threads(2).unwrap();
+        let grown = searcher.thread_ids();
+        assert_eq!(grown[0], ids[0], "growing keeps the first thread");
+        assert!(!ids.contains(&grown[1]), "and starts a new one");
+        searcher.set_threads(1).unwrap();
         // One thread at a fixed depth: the same as a fresh one-thread search after a clear.
         searcher.clear();
         let again = searcher.search_silently(Job::new(pos, Limits { depth: Some(6), ..Limits::default() }));
