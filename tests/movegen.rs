@@ -5,6 +5,8 @@ use corvid::position::{AllMoves, Captures, MoveParseError, Quiets};
 use corvid::types::{MoveKind, Square};
 use corvid::{Move, MoveList, Position};
 
+mod common;
+
 const FENS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -129,8 +131,8 @@ fn chess960_castling_rules() {
 #[test]
 fn gives_check_agrees_with_making_the_move() {
     let mut positions = positions_below(3);
-    let suites = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft");
-    let files = std::fs::read_dir(suites).into_iter().flatten().flatten().map(|e| e.path());
+    let suites = common::shared_data("perft", "gives_check on the perft suites' positions");
+    let files = suites.into_iter().flat_map(|dir| std::fs::read_dir(dir).unwrap()).flatten().map(|e| e.path());
     for suite in files.filter(|p| p.extension().is_some_and(|e| e == "epd")) {
         let Ok(text) = std::fs::read_to_string(suite) else { continue };
         for line in text.lines().take(200) {

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use corvid::position::Position;
 
+mod common;
+
 fn spawn(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_corvid"))
         .arg("play")
@@ -171,8 +173,8 @@ fn saved_games_load_back_and_python_chess_reads_them() {
             assert!(said.contains(&format!("FEN {played}")), "{said} vs {played}");
             assert!(said.contains("RESULT *"), "{said}");
         }
-        Ok(o) if std::env::var("CI").is_err() && String::from_utf8_lossy(&o.stderr).contains("No module named") => {
-            eprintln!("SKIPPED the python-chess check: pip install chess");
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named") => {
+            common::skip("the python-chess reading of the saved PGN", "pip install chess");
         }
         other => panic!("python-chess could not read the PGN: {other:?}"),
     }
@@ -296,4 +298,20 @@ fn commands_answer() {
     let (code, out) = session(&["--book", "/no/such/book.bin", "--elo", "1200"], "e4\nquit\n");
     assert_eq!(code, 0);
     assert!(out.contains("No book: ") && out.contains(" plays "), "{out}");
+}
+
+#[test]
+fn a_draw_offer_is_taken_a_queen_down_and_refused_a_queen_up() {
+    // The engine plays Black in both; the player (White, to move) offers a draw at once.
+    let without_black_queen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (code, out) = session(&["--color", "white", "--fen", without_black_queen, "--tc", "60+0"], "draw\nfen\nquit\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("accepts the draw") && !out.contains("declines"), "{out}");
+    assert!(out.contains("draw agreed"), "the game ends as agreed:\n{out}");
+
+    let without_white_queen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+    let (code, out) = session(&["--color", "white", "--fen", without_white_queen, "--tc", "60+0"], "draw\ne4\nquit\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("declines the draw") && !out.contains("accepts"), "{out}");
+    assert!(out.contains(" plays 1... "), "the game goes on:\n{out}");
 }

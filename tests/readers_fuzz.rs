@@ -6,7 +6,6 @@
 //! few kilobytes (a network file is its own size), so memory stays bounded by construction.
 //! `CORVID_FUZZ_SEED` changes the seed.
 
-use std::sync::mpsc;
 use std::time::Duration;
 
 use corvid::rng::Rng;
@@ -25,22 +24,7 @@ fn seed() -> u64 {
 
 /// Runs `work` on its own thread; fails if it panics or does not finish by the deadline.
 fn bounded(name: &str, work: impl FnOnce() + Send + 'static) {
-    let (tx, rx) = mpsc::channel();
-    let handle = std::thread::Builder::new()
-        .stack_size(16 << 20)
-        .spawn(move || {
-            work();
-            let _ = tx.send(());
-        })
-        .unwrap();
-    match rx.recv_timeout(DEADLINE) {
-        Ok(()) => handle.join().unwrap(),
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {DEADLINE:?} (a hang?)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let _ = handle.join();
-            panic!("{name}: the reader panicked (seed {})", seed());
-        }
-    }
+    common::within(&format!("{name} (seed {})", seed()), DEADLINE, work)
 }
 
 mod common;

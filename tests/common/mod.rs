@@ -85,6 +85,8 @@ pub struct Engine {
     pub child: Child,
     pub stdin: ChildStdin,
     pub lines: Receiver<String>,
+    /// Whether `UCI_Chess960` was last set to true (moves are then written king takes rook).
+    pub chess960: bool,
     /// Tests measure response times; one engine process at a time keeps them honest on a
     /// two-core machine.
     _serial: std::sync::MutexGuard<'static, ()>,
@@ -97,7 +99,7 @@ impl Engine {
     pub fn start() -> Engine {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let (child, stdin, lines) = spawn_uci();
-        let mut e = Engine { child, stdin, lines, _serial: serial };
+        let mut e = Engine { child, stdin, lines, chess960: false, _serial: serial };
         e.send("uci");
         e.wait_for("uciok", 5000);
         e
@@ -105,6 +107,10 @@ impl Engine {
 
     /// One line, in a write of its own.
     pub fn send(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["setoption", "name", "UCI_Chess960", "value", value] = words.as_slice() {
+            self.chess960 = value.eq_ignore_ascii_case("true");
+        }
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
     }
@@ -151,12 +157,21 @@ impl Engine {
         seen
     }
 
-    /// Sets `position`, sends `go`, and returns the move played and the lines up to it.
+    /// Sets `position`, sends `go`, and returns the move played and the lines up to it. The
+    /// `bestmove` line must be well formed with moves legal in that position (`0000` only where
+    /// there is no legal move); with `position` empty, legal in the start position.
     pub fn search(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
         self.send(position);
         self.send(go);
         let lines = self.wait_for("bestmove", 30_000);
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let last = lines.last().unwrap();
+        let command = if position.is_empty() { "position startpos" } else { position };
+        let pos = position_after(command, self.chess960)
+            .unwrap_or_else(|| panic!("tests search valid positions only: '{position}'"));
+        if let Err(why) = check_bestmove(last, &pos) {
+            panic!("'{last}' after '{position}' and '{go}': {why}");
+        }
+        let best = last.split_whitespace().nth(1).unwrap().to_string();
         (best, lines)
     }
 }
@@ -186,4 +201,76 @@ pub fn check_bestmove(line: &str, pos: &Position) -> Result<(), String> {
         find(&pos.make_move(m), p).ok_or("ponder move not legal")?;
     }
     Ok(())
+}
+
+/// The position a `position startpos|fen ... [moves ...]` command sets, as UCI defines it: the
+/// moves up to the first that is not legal (the engine keeps those and says the rest is an
+/// error); `None` for a FEN that cannot be read (the engine keeps its previous position).
+pub fn position_after(command: &str, chess960: bool) -> Option<Position> {
+    let rest = command.trim().strip_prefix("position")?.trim();
+    let (start, moves) = match rest.find(" moves") {
+        Some(at) => (&rest[..at], rest[at + 6..].split_whitespace().collect::<Vec<_>>()),
+        None => (rest, Vec::new()),
+    };
+    let mut pos = match start.trim() {
+        "startpos" => Position::startpos(),
+        other => Position::from_fen(other.strip_prefix("fen")?.trim()).ok()?,
+    };
+    pos.set_chess960(chess960 || pos.is_chess960());
+    for text in moves {
+        let Some(m) = pos.legal_moves().into_iter().find(|m: &Move| m.to_uci(pos.is_chess960()).to_string() == text)
+        else {
+            break;
+        };
+        pos = pos.make_move(m);
+    }
+    Some(pos)
+}
+
+/// Runs `work` on a thread of its own (16 MB of stack) and returns what it returns; fails if it
+/// panics or has not finished within `limit` (a hang).
+pub fn within<T: Send + 'static>(name: &str, limit: Duration, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = channel();
+    let handle = std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .unwrap();
+    match rx.recv_timeout(limit) {
+        Ok(value) => {
+            handle.join().unwrap();
+            value
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {limit:?} (a hang?)"),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            let _ = handle.join();
+            panic!("{name}: panicked");
+        }
+    }
+}
+
+/// Whether this run is CI's (`CI=true`, as `.ci/run` sets): there, data a test needs must be
+/// present, and a missing piece is a failure instead of a skip.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Says loudly (past the test harness's capture) that `what` was not checked, and why; under
+/// CI that is a failure instead.
+pub fn skip(what: &str, why: &str) {
+    assert!(!under_ci(), "{what}: {why} (CI must have it)");
+    let _ = writeln!(std::io::stderr(), "\n*** SKIPPED {what}: {why} ***\n");
+}
+
+/// `../shared/data/<sub>` beside the checkout, or `None` when it is not there (after
+/// [`skip`]: loud outside CI, a failure under it).
+pub fn shared_data(sub: &str, what: &str) -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        skip(what, &format!("{} not found", dir.display()));
+        None
+    }
 }
