@@ -840,3 +840,74 @@ fn the_last_line_shown_begins_with_the_move_played() {
     }
     assert_eq!(searches, 44 * 20);
 }
+
+#[test]
+fn clear_hash_empties_the_table_and_keeps_the_rest() {
+    // Three engines search the same position twice, learning the same histories the first time.
+    // Between the searches one presses Clear Hash, one gets a fresh table by resizing (8 MB to
+    // 16 and back), one keeps its table. The first two must search the second time exactly
+    // alike (an empty table, the same histories); the third, helped by its table, differently.
+    let position = "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let second = |between: &[&str]| {
+        let mut e = Engine::start();
+        e.send("setoption name Hash value 8");
+        e.search(position, "go depth 9");
+        for line in between {
+            e.send(line);
+        }
+        let (_, lines) = e.search(position, "go depth 9");
+        total_nodes(&lines)
+    };
+    let cleared = second(&["setoption name Clear Hash"]);
+    let resized = second(&["setoption name Hash value 16", "setoption name Hash value 8"]);
+    let kept = second(&[]);
+    assert_eq!(cleared, resized, "Clear Hash leaves an empty table as a new one does");
+    assert_ne!(cleared, kept, "the table kept changes the search (or the test shows nothing)");
+}
+
+#[test]
+fn a_repetition_through_the_games_moves_is_a_draw() {
+    // White, a queen and a rook up, and Black have shuffled their kings: Black's Kh8 now
+    // brings the position after 0 moves back a third time. Black, lost otherwise, takes the
+    // draw, with a score of 0. The same board without the game before it is simply lost.
+    let start = "7k/6pp/8/8/8/8/8/QR4K1 w - - 0 1";
+    let mut e = Engine::start();
+    let (best, lines) =
+        e.search(&format!("position fen {start} moves g1h1 h8g8 h1g1 g8h8 g1h1 h8g8 h1g1"), "go depth 8");
+    assert_eq!(best, "g8h8", "{lines:?}");
+    assert_eq!(last_score(&lines).as_deref(), Some("cp 0"), "{lines:?}");
+    let after = "6k1/6pp/8/8/8/8/8/QR4K1 b - - 7 4";
+    let (_, lines) = e.search(&format!("position fen {after}"), "go depth 8");
+    let score = last_score(&lines).unwrap();
+    let lost =
+        score.starts_with("mate -") || score.strip_prefix("cp ").is_some_and(|cp| cp.parse::<i32>().unwrap() < -500);
+    assert!(lost, "{score}");
+}
+
+#[test]
+fn several_threads_report_multipv_lines_and_find_a_deeper_tactic() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 3");
+    // MultiPV with helpers: the main thread's lines, best first, each from another move, the
+    // move played first among them.
+    e.send("setoption name MultiPV value 3");
+    let (best, lines) = e.search("position startpos moves e2e4 e7e5", "go depth 9");
+    let last: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 9 ")).collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let mut firsts: Vec<&str> = last.iter().map(|l| field(l, "pv").unwrap()).collect();
+    let scores: Vec<i32> = last.iter().map(|l| field(l, "cp").unwrap().parse().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(firsts[0], best);
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{last:?}");
+    // A mate in three (confirmed with Stockfish) proven by three threads, searching and voting
+    // together, with its distance.
+    e.send("setoption name MultiPV value 1");
+    for _ in 0..3 {
+        e.send("ucinewgame");
+        let (_, lines) =
+            e.search("position fen r1b3kr/ppp1Bp1p/1b6/n2P4/2p3q1/2Q2N2/P4PPP/RN2R1K1 w - - 1 1", "go mate 3");
+        assert_eq!(last_score(&lines).as_deref(), Some("mate 3"), "{lines:?}");
+    }
+}

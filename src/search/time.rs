@@ -228,6 +228,39 @@ mod tests {
     }
 
     #[test]
+    fn every_movestogo_keeps_the_clock_with_any_increment_and_overhead() {
+        // Repeating controls of 1 to 60 moves (movestogo counting down from the control's
+        // length to 1), with and without an increment, at overheads from none to 50 ms, the GUI
+        // as slow as the overhead: three controls never empty the clock, and every move gets
+        // a budget inside it.
+        for per in [1, 2, 3, 5, 10, 20, 39, 40, 50, 51, 60] {
+            for inc in [0, 50] {
+                for overhead in [0, 10, 50] {
+                    let base = 200 * u64::from(per) + 4 * overhead;
+                    let least = least_clock(base, inc, Some(per), 3 * per, overhead, overhead);
+                    assert!(least > 0, "{per} moves in {base} ms + {inc}, overhead {overhead}: {least} ms left");
+                    for mtg in 1..=per {
+                        let clock = Clock { time: ms(base), increment: ms(inc), moves_to_go: Some(mtg) };
+                        let b = TimeBudget::new(&Limits { clock: Some(clock), ..Limits::default() }, ms(overhead), 1);
+                        let hard = b.hard.unwrap();
+                        assert!(hard <= ms(base - overhead), "{per}/{mtg} {base}+{inc} o{overhead}: {b:?}");
+                        assert!(b.soft.unwrap() > Duration::ZERO, "{per}/{mtg} {base}+{inc} o{overhead}: {b:?}");
+                    }
+                }
+            }
+        }
+        // Beyond 50 moves to go the budget is the same as at 50 (the clock is planned 50
+        // moves ahead at most).
+        let at = |mtg| {
+            let clock = Clock { time: ms(60_000), increment: ms(100), moves_to_go: Some(mtg) };
+            TimeBudget::new(&Limits { clock: Some(clock), ..Limits::default() }, ms(10), 1)
+        };
+        assert_eq!(at(51), at(50));
+        assert_eq!(at(500), at(50));
+        assert!(at(49).soft > at(50).soft);
+    }
+
+    #[test]
     fn a_moves_share_of_the_clock_grows_with_the_game_and_the_hard_limit_keeps_half() {
         let at = |fullmove| {
             let clock = Clock { time: ms(8_000), increment: ms(80), moves_to_go: None };
