@@ -911,3 +911,45 @@ fn several_threads_report_multipv_lines_and_find_a_deeper_tactic() {
         assert_eq!(last_score(&lines).as_deref(), Some("mate 3"), "{lines:?}");
     }
 }
+
+#[test]
+fn tablebase_results_follow_the_fifty_move_rule_and_its_options() {
+    let Some(dir) = common::shared_data("syzygy", "the root's tablebase results") else { return };
+    let tables = dir.to_str().unwrap();
+    let wdl_only = std::env::temp_dir().join(format!("corvid-wdl-only-{}", std::process::id()));
+    std::fs::create_dir_all(&wdl_only).unwrap();
+    std::fs::copy(dir.join("KRvK.rtbw"), wdl_only.join("KRvK.rtbw")).unwrap();
+    let reader = corvid::syzygy::Tablebases::open(tables).0;
+    let score_and_move = |options: &[String], fen: &str| {
+        let mut e = Engine::start();
+        for o in options {
+            e.send(o);
+        }
+        let (best, lines) = e.search(&format!("position fen {fen}"), "go depth 8");
+        let score = last_score(&lines).unwrap();
+        let pos = corvid::Position::from_fen(fen).unwrap();
+        let m = pos.parse_uci_move(&best).unwrap();
+        (score, reader.probe_wdl(&pos.make_move(m)).unwrap())
+    };
+    let path = |dir: &str| vec![format!("setoption name SyzygyPath value {dir}")];
+    // KRvK, 27 plies from mate with the best play: a win at halfmove 0 or 70, a draw by the
+    // fifty-move rule at 95 (cursed: reported as a draw, a point above even, and the move
+    // played still keeps the win in case the defence errs); for Black a loss the rule saves.
+    let won = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
+    for halfmove in [0, 70] {
+        let fen = won.replace(" 0 1", &format!(" {halfmove} 1"));
+        assert_eq!(score_and_move(&path(tables), &fen), ("cp 20000".into(), -2), "{fen}");
+    }
+    let late = "8/8/8/8/8/2k5/8/KR6 w - - 95 1";
+    assert_eq!(score_and_move(&path(tables), late), ("cp 1".into(), -2), "cursed by the clock");
+    let saved = "8/8/8/8/8/2k5/8/KR6 b - - 95 1";
+    assert_eq!(score_and_move(&path(tables), saved).0, "cp -1", "blessed by the clock");
+    // Syzygy50MoveRule off: the rule is not counted, a win is a win.
+    let mut off = path(tables);
+    off.push("setoption name Syzygy50MoveRule value false".into());
+    assert_eq!(score_and_move(&off, late), ("cp 20000".into(), -2));
+    assert_eq!(score_and_move(&off, saved).0, "cp -20000");
+    // WDL tables alone (no DTZ): the root is ranked by WDL and the win still kept.
+    assert_eq!(score_and_move(&path(wdl_only.to_str().unwrap()), won), ("cp 20000".into(), -2));
+    std::fs::remove_dir_all(&wdl_only).unwrap();
+}

@@ -101,7 +101,10 @@ impl Search<'_> {
         let best = ranks.iter().copied().max().unwrap_or(0);
         self.root_moves = moves.iter().zip(&ranks).filter(|(_, &r)| r == best).map(|(&m, _)| m).collect();
         self.root_nodes = vec![0; self.root_moves.len()];
-        let bound = if syzygy.rule50 { MAX_DTZ / 2 - 100 } else { 1 };
+        // A win ranks MAX_DTZ - 99 or more only where it comes before the fifty-move rule
+        // (a repeated root lowers the rank of a win in time by at most 99); below that it is
+        // cursed: the rule draws it. Likewise a loss the rule saves (blessed).
+        let bound = if syzygy.rule50 { MAX_DTZ - 99 } else { 1 };
         self.tb_root_score = Some(if best >= bound {
             TB_WIN
         } else if best > 0 {
