@@ -20,6 +20,9 @@ use super::params::p;
 /// not pay for the overhead (sudden death): games without an increment run long.
 const RESERVE_MOVES: u32 = 50;
 
+/// The least the clock's reserve holds, in overheads, however much the increments pay.
+const RESERVE_FLOOR: u32 = 5;
+
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -84,7 +87,16 @@ impl TimeBudget {
                 None => overhead.saturating_sub(clock.increment) * RESERVE_MOVES.saturating_sub(moves),
                 Some(_) => Duration::ZERO,
             };
-            let pool = (clock.time + increments).saturating_sub(overhead * (moves + 2) + longer);
+            // The share of each increment the plan leaves unspent pays for that move's delay
+            // already: where it covers the overhead (8+0.08: 20 ms against 10), holding an
+            // overhead a move on top of it only takes time from the search. The credit grows
+            // from nothing where the unspent share is half the overhead or less (1+0.01: 2.5 ms)
+            // to a whole overhead a move where it is the overhead or more; the reserve is never
+            // less than RESERVE_FLOOR overheads.
+            let unspent = clock.increment * (100 - p!(TIME_INCREMENT_PERCENT)).max(0) as u32 / 100;
+            let credit = (unspent * 2).saturating_sub(overhead).min(overhead);
+            let reserve = (overhead * (moves + 2)).saturating_sub(credit * moves).max(overhead * RESERVE_FLOOR);
+            let pool = (clock.time + increments).saturating_sub(reserve + longer);
             let base = pool / moves;
             // Never past the clock less one overhead, and never the last bit of it.
             let left = clock.time.saturating_sub(overhead).max(clock.time.min(Duration::from_millis(1)));
@@ -224,6 +236,26 @@ mod tests {
         for (base, inc, per) in [(8_000, 80, None), (60_000, 600, None), (4_000, 0, Some(40))] {
             let least = least_clock(base, inc, per, 300, 20, 10);
             assert!(least >= 50, "{base}+{inc} {per:?}, 20 ms a move: the clock fell to {least} ms");
+        }
+    }
+
+    #[test]
+    fn an_increment_that_pays_for_the_overhead_leaves_the_search_its_time() {
+        // Where the increment's unspent share covers the GUI's delay (8+0.08, 60+0.6), the
+        // overhead costs the search at most a percent of its time; where it does not (1+0.01,
+        // 2+0), the overhead of every move still planned is held back.
+        let soft = |time, inc, overhead| {
+            let clock = Clock { time: ms(time), increment: ms(inc), moves_to_go: None };
+            let b = TimeBudget::new(&Limits { clock: Some(clock), ..Limits::default() }, ms(overhead), 1);
+            b.soft.unwrap().as_secs_f64()
+        };
+        for (time, inc) in [(8_000, 80), (60_000, 600)] {
+            let share = soft(time, inc, 10) / soft(time, inc, 0);
+            assert!(share >= 0.99, "{time}+{inc}: {share}");
+        }
+        for (time, inc) in [(1_000, 10), (2_000, 0)] {
+            let share = soft(time, inc, 10) / soft(time, inc, 0);
+            assert!(share <= 0.75, "{time}+{inc}: {share}");
         }
     }
 
