@@ -150,6 +150,54 @@ mod search {
         (result.best.unwrap(), result.score)
     }
 
+    /// Searches `fen` to `depth` with the tables probed from `probe_depth` on and for at most
+    /// `probe_limit` pieces: the move, the score and the probes counted.
+    fn probed(tb: &Arc<Tablebases>, fen: &str, depth: i32, probe_depth: i32, probe_limit: usize) -> (String, i32, u64) {
+        let pos = Position::from_fen(fen).unwrap();
+        let tt = Arc::new(TranspositionTable::new(4));
+        let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth, probe_limit, rule50: true };
+        let shared = Shared::new(tt, 1).with_syzygy(Some(syzygy));
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let result = Worker::new(0).search(&Request::new(&pos, &limits), &shared, &mut Silent);
+        (result.best.unwrap().to_uci(false).to_string(), result.score, shared.tbhits())
+    }
+
+    #[test]
+    fn a_tablebase_win_found_in_the_tree_counts_from_its_ply() {
+        let Some(tb) = tables().map(Arc::new) else { return };
+        // KRR against KN has no table here; taking the knight enters KRRvK, a table win one ply
+        // from the root: the root's score is that win less one ply (no mate is that close),
+        // however wide the window that reached the capture.
+        for depth in [2, 4, 6] {
+            let (best, score, hits) = probed(&tb, "6k1/8/8/8/8/8/1n6/KR2R3 w - - 0 1", depth, 1, 7);
+            assert!(hits > 0);
+            assert!(best == "b1b2" || best == "a1b2", "depth {depth}: {best}");
+            assert_eq!(score, corvid::tt::TB_WIN - 1, "depth {depth}");
+        }
+        // And for the side that loses: KRP against KN (no table) where the knight is attacked
+        // and every square it could go to covered (a4 and c4 by the king, d3 and d1 by the
+        // rook): the table loss after the capture is the most Black can score.
+        let (_, score, _) = probed(&tb, "3R4/8/6k1/8/8/1K6/Pn6/8 b - - 0 1", 6, 1, 7);
+        assert!(score <= -corvid::tt::TB_BOUND, "{score}");
+    }
+
+    #[test]
+    fn probe_depth_and_limit_decide_where_the_tree_probes() {
+        let Some(tb) = tables().map(Arc::new) else { return };
+        // Six pieces (no table), captures lead into five- and four-piece tables.
+        let fen = "3rk3/3n4/8/8/8/8/3R4/3RK3 w - - 0 1";
+        let (_, _, everywhere) = probed(&tb, fen, 8, 1, 5);
+        let (_, _, deep_only) = probed(&tb, fen, 8, 100, 5);
+        let (_, _, four) = probed(&tb, fen, 8, 1, 4);
+        let (_, _, none) = probed(&tb, fen, 8, 1, 0);
+        assert!(everywhere > 0, "{everywhere}");
+        // At the limit's piece count only nodes at SyzygyProbeDepth or deeper probe; fewer
+        // pieces are probed at any depth.
+        assert!(deep_only < everywhere, "{deep_only} of {everywhere}");
+        assert!(four < everywhere, "{four} of {everywhere}");
+        assert_eq!(none, 0);
+    }
+
     fn positions(wdl: i32) -> Vec<Position> {
         std::fs::read_to_string(EXPECTED)
             .unwrap()

@@ -485,7 +485,9 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             let text = files::read_to_string(&file, files::MAX_INPUT)?;
             epd::run(&text, movetime, threads, hash_mb, &mut out)?;
         }
-        Subcommand::Tune(options) => tune::run(&options)?,
+        Subcommand::Tune(options) => {
+            tune::run(&options)?;
+        }
         Subcommand::Datagen { out: name, options } => run_datagen(&name, options, &mut out)?,
         Subcommand::Label { input, output, nodes, threads, use_nnue } => {
             let text = files::read_to_string(&input, files::MAX_INPUT)?;

@@ -89,6 +89,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_suite_is_scored_move_by_move() {
+        // Mate in one (Rh8#): solved as `bm Rh8#`, solved as `bm Rh8` (check marks are not
+        // compared), failed as `am Rh8`, failed as `bm Ra1`; a bad FEN is skipped and a record
+        // without bm or am not counted.
+        let mate = "1k6/8/1K6/8/8/8/8/7R w - -";
+        let suite = format!(
+            "{mate} bm Rh8#; id \"a\";\n{mate} bm Rh8; id \"b\";\n{mate} am Rh8; id \"c\";\n\
+             {mate} bm Ra1; id \"d\";\nnot/a/fen w - - bm e4; id \"e\";\n{mate} id \"f\";\n"
+        );
+        let mut out = Vec::new();
+        let (solved, total) = run(&suite, Duration::from_millis(50), 1, 1, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!((solved, total), (2, 4), "{out}");
+        let verdicts: Vec<&str> = out.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+        assert_eq!(verdicts, ["ok", "ok", "FAIL", "FAIL", "skip", "solved"], "{out}");
+        assert!(out.lines().all(|l| !l.starts_with("ok") && !l.starts_with("FAIL") || l.ends_with("got Rh8")), "{out}");
+    }
+
+    #[test]
     fn records_parse() {
         let r = parse_line("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";").unwrap();
         assert_eq!(r.best, vec!["Qg6"]);

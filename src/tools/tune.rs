@@ -324,9 +324,9 @@ fn write_params(opts: &Options, params: &[[f64; 2]], usage: &[f64]) -> Result<()
     }
 }
 
-/// Runs the tuner (`corvid tune ...`); returns the exit status.
-/// Fits the weights and writes them (see the module header); progress on standard error.
-pub fn run(opts: &Options) -> Result<(), String> {
+/// Runs the tuner (`corvid tune ...`): fits the weights and writes them (see the module
+/// header), with progress on standard error; returns the error before and after the fit.
+pub fn run(opts: &Options) -> Result<(f64, f64), String> {
     let start = Instant::now();
     if let Some(out) = &opts.out {
         // Refused now, not after the tuning: the output may not be the positions' file.
@@ -386,7 +386,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     write_params(opts, &params, &data.usage)?;
-    Ok(())
+    Ok((initial_error, final_error))
 }
 
 #[cfg(test)]
@@ -397,6 +397,54 @@ mod tests {
     fn printed_source_matches_params_file() {
         let text = include_str!("../weights/params.rs");
         assert_eq!(params_source(&current_params()), text);
+    }
+
+    #[test]
+    fn tuning_lowers_the_error_and_writes_weights_that_differ() {
+        // Positions from random games, labelled by a rule the current weights do not follow:
+        // the side with more pawns won. A few epochs must lower the error against those
+        // results, and the weights written must be params.rs's format with other values.
+        let dir = std::env::temp_dir().join(format!("corvid-texel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rng = crate::rng::Rng::new(17);
+        let mut lines = String::new();
+        while lines.lines().count() < 1500 {
+            let mut pos = Position::startpos();
+            for _ in 0..(10 + rng.below(50)) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.make_move(moves[rng.below(moves.len())]);
+            }
+            let pawns = |c| pos.colored_pieces(c, crate::types::PieceType::Pawn).count() as i32;
+            let result = match pawns(crate::types::Color::White) - pawns(crate::types::Color::Black) {
+                d if d > 0 => "[1.0]",
+                d if d < 0 => "[0.0]",
+                _ => "[0.5]",
+            };
+            writeln!(lines, "{} {result}", pos.to_fen()).unwrap();
+        }
+        let file = dir.join("positions.epd");
+        std::fs::write(&file, lines).unwrap();
+        let out = dir.join("params.rs");
+        let opts = Options {
+            file: file.to_str().unwrap().into(),
+            epochs: 30,
+            limit: usize::MAX,
+            threads: 1,
+            lr: 1.0,
+            reg: 0.0,
+            time_limit: 60.0,
+            out: Some(out.to_str().unwrap().into()),
+        };
+        let (before, after) = run(&opts).unwrap();
+        assert!(after < before * 0.98, "error {before} -> {after}");
+        let written = std::fs::read_to_string(&out).unwrap();
+        let current = include_str!("../weights/params.rs");
+        assert_eq!(written.lines().count(), current.lines().count(), "the same source layout");
+        assert_ne!(written, current);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
