@@ -40,6 +40,7 @@ use super::is_material_or_fifty_draw;
 use super::iterative::Search;
 use super::params::p;
 use super::picker::{captured_type, MovePicker};
+use super::tablebase::TbProbe;
 use super::worker::Worker;
 use crate::eval;
 use crate::position::Position;
@@ -284,10 +285,20 @@ impl Search<'_> {
         }
 
         // In the tablebases: a win or loss ends the node where its bound cuts, a draw always.
+        // Where it does not cut, a PV node keeps it as a bound of its own: a win is the least
+        // it scores, a loss the most, whatever the moves below find (without it, a table win
+        // entered inside a wide window came back as the evaluation of the line searched).
         // (Only the flag and the halfmove clock are tested here; the rest is out of line.)
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         if self.tb_in_search && pos.halfmove_clock() == 0 && !root && excluded.is_none() {
-            if let Some(score) = self.tablebase_cut(pos, depth, alpha, beta, ply, entry, in_check) {
-                return score;
+            match self.tablebase_cut(pos, depth, alpha, beta, ply, entry, in_check) {
+                Some(TbProbe::Cut(score)) => return score,
+                Some(TbProbe::Floor(score)) if PV => {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                }
+                Some(TbProbe::Ceiling(score)) if PV => tb_ceiling = score,
+                _ => {}
             }
         }
 
@@ -430,7 +441,7 @@ impl Search<'_> {
         }
         let double_extensions = self.stack[ply].double_extensions;
         let mut picker = MovePicker::new(pos, tt_move, killers, conts);
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut move_count = 0;
         let mut quiets: ArrayVec<(Piece, Move), 64> = ArrayVec::new();
@@ -639,6 +650,7 @@ impl Search<'_> {
         if excluded.is_some() || (root && !self.excluded.is_empty()) {
             return best_score;
         }
+        best_score = best_score.min(tb_ceiling);
 
         let bound = if best_score >= beta {
             Bound::Lower

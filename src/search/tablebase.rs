@@ -10,6 +10,16 @@ use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MAX_PLY, TB_WIN};
 use crate::types::Move;
 
+/// What a probe inside the tree says about a node.
+pub(super) enum TbProbe {
+    /// The node's score: a draw, or a win or loss whose bound cuts.
+    Cut(i32),
+    /// A win that does not reach beta: the least the node scores.
+    Floor(i32),
+    /// A loss above alpha: the most the node scores.
+    Ceiling(i32),
+}
+
 /// Ranks are DTZ-based: a win within the fifty-move rule ranks `MAX_DTZ`, a later win less.
 const MAX_DTZ: i32 = 1 << 18;
 
@@ -120,9 +130,10 @@ impl Search<'_> {
         self.tb_in_search = !with_dtz && best > 0;
     }
 
-    /// At a node after a capture or pawn move: the table's score if the position is in the
-    /// tables and that score ends the node (a draw, or a win or loss whose bound cuts), stored
-    /// in the transposition table. Out of line: a probe is rare, the search's loop is hot.
+    /// At a node after a capture or pawn move, where the position is in the tables: the
+    /// table's score if it ends the node (a draw, or a win or loss whose bound cuts), stored in
+    /// the transposition table; else the win as a floor or the loss as a ceiling of the node's
+    /// score. Out of line: a probe is rare, the search's loop is hot.
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
@@ -135,15 +146,12 @@ impl Search<'_> {
         ply: usize,
         entry: Option<TtEntry>,
         in_check: bool,
-    ) -> Option<i32> {
+    ) -> Option<TbProbe> {
         let (score, bound) = self.tablebase_probe(pos, depth, ply)?;
-        let cuts = match bound {
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-            _ => true,
-        };
-        if !cuts {
-            return None;
+        match bound {
+            Bound::Lower if score < beta => return Some(TbProbe::Floor(score)),
+            Bound::Upper if score > alpha => return Some(TbProbe::Ceiling(score)),
+            _ => {}
         }
         // The entry keeps an evaluation, as every entry of a node out of check does (in check
         // the search never reads it).
@@ -154,7 +162,7 @@ impl Search<'_> {
         };
         let depth = (depth + 6).min(MAX_PLY as i32 - 1);
         self.shared.tt.store(pos.key(), None, score, eval, depth, bound, ply);
-        Some(score)
+        Some(TbProbe::Cut(score))
     }
 
     /// A WDL probe of `pos` at `ply` where the options allow one: the score and its bound.
