@@ -647,6 +647,8 @@ struct Written {
     log: Vec<String>,
     /// The model position at each `go`, in order.
     gos: Vec<Position>,
+    /// The index in `log` of each `go`.
+    go_lines: Vec<usize>,
     readies: usize,
     error: Option<std::io::Error>,
 }
@@ -661,7 +663,7 @@ fn spawn_writer(
     std::thread::spawn(move || {
         let mut gen = Generator::new(seed);
         let mut log: Vec<String> = Vec::with_capacity(LINES + 64);
-        let (mut gos, mut readies, mut error) = (Vec::new(), 0, None);
+        let (mut gos, mut go_lines, mut readies, mut error) = (Vec::new(), Vec::new(), 0, None);
         while log.len() < LINES && !stop.load(Ordering::Relaxed) {
             let mut chunk = String::new();
             for line in gen.step() {
@@ -672,7 +674,10 @@ fn spawn_writer(
                 }
                 gen.model.apply(&cmd);
                 match cmd {
-                    Uci::Go(_) => gos.push(gen.model.pos),
+                    Uci::Go(_) => {
+                        gos.push(gen.model.pos);
+                        go_lines.push(log.len());
+                    }
                     Uci::IsReady => readies += 1,
                     _ => {}
                 }
@@ -690,7 +695,7 @@ fn spawn_writer(
                 std::thread::sleep(Duration::from_millis(gen.rng.range(0, 4)));
             }
         }
-        Written { stdin, log, gos, readies, error }
+        Written { stdin, log, gos, go_lines, readies, error }
     })
 }
 
@@ -789,6 +794,37 @@ impl Drop for Engine {
     }
 }
 
+/// Runs tests/uci_oracle.py on the session: every bestmove legal in the position python-chess
+/// reads from the lines sent before its `go`. A skip without python-chess (a failure under CI).
+fn oracle(log: &[String], go_lines: &[usize], bestmoves: &[String], seed: u64) -> Result<(), String> {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let (log_path, gos_path) = (dir.join(format!("oracle-log-{seed}.txt")), dir.join(format!("oracle-gos-{seed}.txt")));
+    std::fs::write(&log_path, log.join("\n") + "\n").unwrap();
+    let gos: String = go_lines.iter().zip(bestmoves).map(|(i, b)| format!("{i}\t{b}\n")).collect();
+    std::fs::write(&gos_path, gos).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci_oracle.py");
+    let out = match std::process::Command::new("python3").arg(script).arg(&log_path).arg(&gos_path).output() {
+        Ok(out) => out,
+        Err(e) => {
+            common::skip("the python-chess oracle", &format!("python3: {e}"));
+            return Ok(());
+        }
+    };
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if said.contains("No module named") {
+        common::skip("the python-chess oracle", "pip install chess");
+        return Ok(());
+    }
+    eprintln!("{}", said.lines().last().unwrap_or_default());
+    if out.status.success() {
+        let _ = std::fs::remove_file(&log_path);
+        let _ = std::fs::remove_file(&gos_path);
+        Ok(())
+    } else {
+        Err(format!("python-chess disagrees:\n{}", said.lines().take(20).collect::<Vec<_>>().join("\n")))
+    }
+}
+
 /// Fails with the seed, the last input and output lines, and the whole input saved to a file.
 fn fail(why: &str, seed: u64, log: &[String], engine: &Engine) -> ! {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-uci-{seed}.txt"));
@@ -879,6 +915,11 @@ fn uci_loop_survives_100k_fuzzed_lines() {
             let why = format!("go #{i}: '{line}': {why} in {} (chess960 {})", pos.to_fen(), pos.is_chess960());
             fail(&why, seed, &written.log, &engine);
         }
+    }
+    // The same check with an independent reading of the position commands: python-chess's
+    // boards, as the UCI specification defines the commands (tests/uci_oracle.py).
+    if let Err(why) = oracle(&written.log, &written.go_lines, &engine.bestmoves, seed) {
+        fail(&why, seed, &written.log, &engine);
     }
     eprintln!(
         "fuzz: {} go answered with legal moves, {readies} isready answered, {} lines of output; checked in {:.1} s",
