@@ -25,17 +25,7 @@ pub fn install(notice: &'static str) {
 #[cfg(unix)]
 mod unix {
     use super::{Ordering, NOTICE, NOTICE_LEN, STOP};
-    use std::ffi::c_int;
-
-    // The same numbers on Linux, the BSDs and macOS.
-    const SIGINT: c_int = 2;
-    const SIGTERM: c_int = 15;
-
-    extern "C" {
-        fn signal(signum: c_int, handler: usize) -> usize;
-        fn _exit(status: c_int) -> !;
-        fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
-    }
+    use libc::{c_int, SIGINT, SIGTERM};
 
     extern "C" fn on_signal(signum: c_int) {
         if !STOP.swap(true, Ordering::SeqCst) {
@@ -44,12 +34,12 @@ mod unix {
                 // SAFETY: `write` is async-signal-safe; `text` and `len` describe a `&'static str`
                 // (set by `install`, the length stored last and cleared first), and a failed or
                 // short write only loses the notice.
-                unsafe { write(2, text, len) };
+                unsafe { libc::write(2, text as *const libc::c_void, len) };
             }
         } else {
             // SAFETY: `_exit` is async-signal-safe: it ends the process without running
             // destructors or touching locks another thread may hold.
-            unsafe { _exit(128 + signum) }
+            unsafe { libc::_exit(128 + signum) }
         }
     }
 
@@ -59,7 +49,7 @@ mod unix {
             // SAFETY: `on_signal` is an `extern "C"` function of the type a handler has, and all it
             // does is async-signal-safe (an atomic swap, `write`, `_exit`); replacing the default action
             // of these two signals touches no memory of ours.
-            unsafe { signal(signum, handler as usize) };
+            unsafe { libc::signal(signum, handler as libc::sighandler_t) };
         }
     }
 }

@@ -149,16 +149,12 @@ fn huge_page_offset(ptr: *const Bucket) -> usize {
 fn advise_huge_pages(ptr: *const Bucket, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
-        extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
-        }
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
         let bytes = bytes / HUGE_PAGE * HUGE_PAGE;
         if bytes > 0 && ptr as usize % HUGE_PAGE == 0 {
             // SAFETY: `madvise` only sets a paging hint on memory this process owns (a range of
             // our own allocation, page-aligned, not yet touched); it reads and writes nothing,
             // and a failure leaves the memory as it was, so its result can be ignored.
-            unsafe { madvise(ptr as *mut std::ffi::c_void, bytes, MADV_HUGEPAGE) };
+            unsafe { libc::madvise(ptr as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
         }
     }
     #[cfg(not(target_os = "linux"))]

@@ -426,16 +426,13 @@ fn cores() -> usize {
 /// main thread is still scheduled often enough to keep the clock and hear `stop`.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
-    extern "C" {
-        fn gettid() -> i32;
-        fn setpriority(which: i32, who: u32, prio: i32) -> i32;
-    }
-    // SAFETY: two C library calls with plain integer arguments that name this thread only
+    // SAFETY: two system calls with plain integer arguments that name this thread only
     // (`PRIO_PROCESS` with a thread id sets that thread's niceness on Linux); a failure leaves
-    // the priority as it was, which is harmless.
+    // the priority as it was, which is harmless. The thread id comes from the system call, not
+    // from glibc's `gettid` (2.30 and later), so the binary runs on older systems too.
     unsafe {
-        let tid = gettid();
-        setpriority(0, tid as u32, 19);
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
     }
 }
 
