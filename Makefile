@@ -14,6 +14,15 @@ TUNE ?=
 EVALFILE ?=
 PEXT ?=
 PREFIX ?= $(HOME)/.local
+# On Windows cargo writes corvid.exe, and the copy is named $(EXE).exe (OpenBench looks for
+# either name); EXE may be given with or without the suffix.
+ifeq ($(OS),Windows_NT)
+SUFFIX := .exe
+OUT = $(patsubst %.exe,%,$(EXE)).exe
+else
+SUFFIX :=
+OUT = $(EXE)
+endif
 export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 export CORVID_PEXT = $(PEXT)
 
@@ -22,22 +31,22 @@ export CORVID_PEXT = $(PEXT)
 ifeq ($(TUNE),1)
 all:
 	cargo build --release --features tune --target-dir target/tune
-	cp target/tune/release/corvid $(EXE)
+	cp target/tune/release/corvid$(SUFFIX) $(OUT)
 else
 all:
 	cargo build --release
-	cp target/release/corvid $(EXE)
+	cp target/release/corvid$(SUFFIX) $(OUT)
 endif
 
 # Without CPU-specific instructions, for other machines (its own target directory, so the
 # native build is kept).
 portable:
 	RUSTFLAGS="" cargo build --release --target-dir target/portable
-	cp target/portable/release/corvid $(EXE)
+	cp target/portable/release/corvid$(SUFFIX) $(OUT)
 
 install: all
 	mkdir -p $(PREFIX)/bin
-	cp target/release/corvid $(PREFIX)/bin/corvid
+	cp target/release/corvid$(SUFFIX) $(PREFIX)/bin/corvid$(SUFFIX)
 	@echo "installed $(PREFIX)/bin/corvid"
 
 clean:

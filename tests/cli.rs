@@ -1,8 +1,6 @@
 //! Drives the `corvid` binary: perft output format, perft-suite results and exit status, the
 //! minimal UCI loop, and clear errors (never a panic) on bad arguments.
 
-use std::process::{Command, Stdio};
-
 mod common;
 
 fn corvid(args: &[&str], stdin: &str) -> (i32, String, String) {
@@ -175,6 +173,7 @@ fn genfens_as_openbench_runs_it() {
 #[cfg(unix)]
 #[test]
 fn datagen_stops_on_ctrl_c_with_a_summary_and_a_file_that_resumes() {
+    use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let dir = std::env::temp_dir().join(format!("corvid-datagen-int-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

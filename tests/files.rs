@@ -15,6 +15,7 @@ fn corvid_within(args: &[&str], stdin: &str, limit: Duration) -> (Option<i32>, S
     common::run_corvid(args, stdin, Some(limit))
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 fn corvid(args: &[&str]) -> (Option<i32>, String, String) {
     corvid_within(args, "", Duration::from_secs(60))
 }
@@ -31,6 +32,7 @@ fn s(path: &Path) -> &str {
 }
 
 /// A small `.vf` file of two games, made by the engine.
+#[cfg_attr(not(unix), allow(dead_code))]
 fn games(dir: &Path) -> PathBuf {
     let vf = dir.join("d.vf");
     let (code, out, err) = corvid(&["datagen", s(&vf), "--games", "2", "--nodes", "200", "--seed", "3"]);
@@ -55,6 +57,8 @@ fn stray_closing_brackets_in_pgn_end_in_time() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+// Unix only: symbolic links, /dev/full and mkfifo.
+#[cfg(unix)]
 #[test]
 fn an_input_named_as_the_output_is_refused_and_kept() {
     let dir = scratch("same");
@@ -89,6 +93,8 @@ fn an_input_named_as_the_output_is_refused_and_kept() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+// Unix only: symbolic links, /dev/full and mkfifo.
+#[cfg(unix)]
 #[test]
 fn a_failed_conversion_leaves_the_old_output() {
     let dir = scratch("partial");
@@ -110,6 +116,8 @@ fn a_failed_conversion_leaves_the_old_output() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+// Unix only: symbolic links, /dev/full and mkfifo.
+#[cfg(unix)]
 #[test]
 fn devices_fifos_and_directories_are_refused_before_reading() {
     let dir = scratch("devices");
@@ -143,6 +151,8 @@ fn devices_fifos_and_directories_are_refused_before_reading() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+// Unix only: symbolic links, /dev/full and mkfifo.
+#[cfg(unix)]
 #[test]
 fn play_saves_only_to_regular_files_and_through_links() {
     let dir = scratch("save");
