@@ -139,14 +139,29 @@ mod search {
     use std::sync::Arc;
 
     /// Searches `pos` (after the game `history`) for `nodes` nodes with the tables.
-    fn best_move(tb: &Arc<Tablebases>, pos: &Position, history: &[u64], nodes: u64) -> (corvid::Move, i32) {
+    /// Searches `pos` (after the game `history`) within `limits`, the tables probed from
+    /// `probe_depth` on and for at most `probe_limit` pieces: the result and the probes counted.
+    fn search_with(
+        tb: &Arc<Tablebases>,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        probe_depth: i32,
+        probe_limit: usize,
+    ) -> (corvid::search::SearchResult, u64) {
         let tt = Arc::new(TranspositionTable::new(4));
-        let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth: 1, probe_limit: 7, rule50: true };
+        let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth, probe_limit, rule50: true };
         let shared = Shared::new(tt, 1).with_syzygy(Some(syzygy));
-        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-        let request = Request { history, ..Request::new(pos, &limits) };
+        let request = Request { history, ..Request::new(pos, limits) };
         let result = Worker::new(0).search(&request, &shared, &mut Silent);
-        assert!(shared.tbhits() > 0);
+        (result, shared.tbhits())
+    }
+
+    /// Searches `pos` (after the game `history`) for `nodes` nodes with the tables.
+    fn best_move(tb: &Arc<Tablebases>, pos: &Position, history: &[u64], nodes: u64) -> (corvid::Move, i32) {
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let (result, hits) = search_with(tb, pos, history, &limits, 1, 7);
+        assert!(hits > 0);
         (result.best.unwrap(), result.score)
     }
 
@@ -154,12 +169,9 @@ mod search {
     /// `probe_limit` pieces: the move, the score and the probes counted.
     fn probed(tb: &Arc<Tablebases>, fen: &str, depth: i32, probe_depth: i32, probe_limit: usize) -> (String, i32, u64) {
         let pos = Position::from_fen(fen).unwrap();
-        let tt = Arc::new(TranspositionTable::new(4));
-        let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth, probe_limit, rule50: true };
-        let shared = Shared::new(tt, 1).with_syzygy(Some(syzygy));
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let result = Worker::new(0).search(&Request::new(&pos, &limits), &shared, &mut Silent);
-        (result.best.unwrap().to_uci(false).to_string(), result.score, shared.tbhits())
+        let (result, hits) = search_with(tb, &pos, &[], &limits, probe_depth, probe_limit);
+        (result.best.unwrap().to_uci(false).to_string(), result.score, hits)
     }
 
     #[test]
