@@ -529,7 +529,9 @@ fn main_search(worker: &mut Worker, run: &Run) {
     results.extend(helpers.iter().filter_map(|(r, _)| r.clone()));
     drop(helpers);
     let outcome = Outcome {
-        chosen: vote(&results),
+        // With MultiPV the move played is the first of the lines shown, all the main thread's:
+        // a vote could pick a helper's move that none of those lines starts with.
+        chosen: if run.job.limits.multipv > 1 { 0 } else { vote(&results) },
         results,
         nodes: shared.total_nodes(),
         tbhits: shared.tbhits(),
