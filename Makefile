@@ -26,7 +26,7 @@ endif
 export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 export CORVID_PEXT = $(PEXT)
 
-.PHONY: all portable install clean
+.PHONY: all portable install clean release
 
 ifeq ($(TUNE),1)
 all:
@@ -43,6 +43,12 @@ endif
 portable:
 	RUSTFLAGS="" cargo build --release --target-dir target/portable
 	cp target/portable/release/corvid$(SUFFIX) $(OUT)
+
+# Every release artefact (Linux x86-64 at each level, Windows, Linux aarch64), profile-guided,
+# into dist/ with SHA256SUMS; each is run here and its bench compared with the native build's
+# (.ci/release says what it needs).
+release:
+	bash .ci/release
 
 install: all
 	mkdir -p $(PREFIX)/bin

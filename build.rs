@@ -239,6 +239,27 @@ fn choose_lookup() -> (bool, String) {
     }
 }
 
+/// Tells the crate how it is compiled, for `corvid --version`: `CORVID_TARGET_CPU` (the
+/// `-C target-cpu` asked for, if any) and `CORVID_PGO=1` for a profile-guided build.
+fn describe_flags() {
+    let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut cpu = "";
+    let mut pgo = false;
+    for (i, flag) in flags.iter().enumerate() {
+        // `-C target-cpu=x` comes as one flag or two (`-C`, `target-cpu=x`), `-Ctarget-cpu=x` as one.
+        let flag = flag.trim_start_matches("-C");
+        let next = flags.get(i + 1).copied().unwrap_or("");
+        let option = if flag.is_empty() { next } else { flag };
+        if let Some(value) = option.strip_prefix("target-cpu=") {
+            cpu = value;
+        }
+        pgo |= option.starts_with("profile-use=");
+    }
+    println!("cargo:rustc-env=CORVID_TARGET_CPU={cpu}");
+    println!("cargo:rustc-env=CORVID_PGO={}", if pgo { "1" } else { "0" });
+}
+
 /// The building CPU's vendor and (extended) family, from `cpuid`.
 #[cfg(target_arch = "x86_64")]
 fn host_cpu() -> Option<(String, u32)> {
@@ -262,6 +283,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo::rustc-check-cfg=cfg(corvid_pext)");
     let (use_pext, reason) = choose_lookup();
+    describe_flags();
     if use_pext {
         println!("cargo:rustc-cfg=corvid_pext");
     }

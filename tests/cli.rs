@@ -240,3 +240,32 @@ fn datagen_stops_on_ctrl_c_with_a_summary_and_a_file_that_resumes() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn version_names_the_build_its_level_and_this_processors_artefact() {
+    let (code, out, _) = corvid(&["--version"], "");
+    assert_eq!(code, 0);
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(out.starts_with(&format!("Corvid {version}\n")), "{out}");
+    // This test build is `target-cpu=native` (.cargo/config.toml), which `--version` must say,
+    // with the level that names, and the artefact to take here: at least that level.
+    let built = out.lines().find(|l| l.starts_with("built for ")).unwrap_or_else(|| panic!("{out}"));
+    let this = out.lines().find(|l| l.starts_with("this CPU: ")).unwrap_or_else(|| panic!("{out}"));
+    if cfg!(target_arch = "x86_64") {
+        assert!(built.contains("x86-64") && built.contains("target-cpu=native"), "{built}");
+        let levels = ["x86-64-v4", "x86-64-v3", "x86-64-v2", "x86-64"];
+        let rank = |line: &str, prefix: &str| {
+            let level = line.trim_start_matches(prefix).split([',', ' ']).next().unwrap().trim_end_matches("-magic");
+            levels.iter().position(|l| *l == level).unwrap_or_else(|| panic!("{line}"))
+        };
+        assert!(rank(this, "this CPU: ") <= rank(built, "built for "), "{built} / {this}");
+        let system = if cfg!(windows) {
+            "windows"
+        } else if cfg!(target_os = "macos") {
+            "macos"
+        } else {
+            "linux"
+        };
+        assert!(this.contains(&format!("release artefact corvid-{version}-{system}-x86-64")), "{this}");
+    }
+}

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Layers, lowest first; modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    &["types", "rng", "memory", "files", "interrupt"],
+    &["types", "rng", "memory", "files", "interrupt", "cpu"],
     &["tables", "zobrist", "weights", "movelist"],
     &["position"],
     &["perft", "book", "syzygy"],

@@ -68,28 +68,14 @@ pub fn id_name() -> String {
     format!("{NAME} ({})", crate::nnue::BUILD_COMMIT)
 }
 
-/// What `corvid --version` says: the version, the commit, and how this binary was built (the
-/// CPU features compiled in, the slider lookup, the network's kernel).
+/// What `corvid --version` says: the version, the commit, how this binary was built (the level
+/// of instruction sets, the slider lookup, the network's kernel), and which release artefact
+/// this processor should run.
 pub fn version() -> String {
-    let mut features: Vec<&str> = Vec::new();
-    for (on, name) in [
-        (cfg!(target_feature = "popcnt"), "popcnt"),
-        (cfg!(target_feature = "bmi2"), "bmi2"),
-        (cfg!(target_feature = "avx2"), "avx2"),
-        (cfg!(target_feature = "avx512f"), "avx512f"),
-    ] {
-        if on {
-            features.push(name);
-        }
-    }
-    let build = if features.is_empty() {
-        format!("{} portable build", std::env::consts::ARCH)
-    } else {
-        format!("{} build for this CPU ({})", std::env::consts::ARCH, features.join(", "))
-    };
     format!(
-        "{NAME}\ncommit {}\n{build}, {} sliders, {} network kernel\nprofile {}",
+        "{NAME}\ncommit {}\n{}\n{} sliders, {} network kernel, {} profile",
         crate::nnue::BUILD_COMMIT,
+        crate::cpu::describe(),
         crate::tables::SLIDER_LOOKUP,
         crate::nnue::kernel(),
         if cfg!(debug_assertions) { "debug" } else { "release" }
