@@ -706,7 +706,7 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_one_in_use() {
     assert_ne!(best, "0000");
     // Bad files are refused with the reason, and the loaded network stays.
     for (name, reason) in
-        [("missing.nnue", "No such file"), ("short.nnue", "1000 bytes"), ("overflow.nnue", "feature weight 5000")]
+        [("missing.nnue", "(os error 2)"), ("short.nnue", "1000 bytes"), ("overflow.nnue", "feature weight 5000")]
     {
         e.send(&format!("setoption name EvalFile value {}", path(name)));
         let lines = e.wait_for("info string error: EvalFile", 5_000);
@@ -796,7 +796,9 @@ fn syzygy_options_report_what_they_found_and_the_search_uses_the_tables() {
     let Some(tables) = common::shared_data("syzygy", "the search's use of Syzygy tables") else { return };
     let tables = tables.to_str().unwrap();
     let mut e = Engine::start();
-    e.send(&format!("setoption name SyzygyPath value /no/such/dir:{tables}"));
+    // The list separator is ';' on Windows, ':' elsewhere.
+    let sep = if cfg!(windows) { ';' } else { ':' };
+    e.send(&format!("setoption name SyzygyPath value /no/such/dir{sep}{tables}"));
     e.send("isready");
     let lines = e.wait_for("readyok", 5000);
     assert!(lines.iter().any(|l| l.starts_with("info string error: SyzygyPath: /no/such/dir: ")), "{lines:?}");
@@ -917,6 +919,11 @@ fn tablebase_results_follow_the_fifty_move_rule_and_its_options() {
     let wdl_only = std::env::temp_dir().join(format!("corvid-wdl-only-{}", std::process::id()));
     std::fs::create_dir_all(&wdl_only).unwrap();
     std::fs::copy(dir.join("KRvK.rtbw"), wdl_only.join("KRvK.rtbw")).unwrap();
+    // The copy keeps the shared folder's read-only mode, which Windows will not delete.
+    let mut mode = std::fs::metadata(wdl_only.join("KRvK.rtbw")).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    mode.set_readonly(false);
+    std::fs::set_permissions(wdl_only.join("KRvK.rtbw"), mode).unwrap();
     let reader = corvid::syzygy::Tablebases::open(tables).0;
     let score_and_move = |options: &[String], fen: &str| {
         let mut e = Engine::start();

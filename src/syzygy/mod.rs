@@ -377,7 +377,9 @@ mod tests {
 
     #[test]
     fn bad_directories_and_files_are_reported_not_fatal() {
-        let (tb, problems) = Tablebases::open("/no/such/dir:");
+        // The list separator is ';' on Windows (where ':' follows a drive letter), ':' elsewhere.
+        let sep = if cfg!(windows) { ';' } else { ':' };
+        let (tb, problems) = Tablebases::open(&format!("/no/such/dir{sep}"));
         assert!(tb.is_empty());
         assert_eq!(problems.len(), 1);
         assert!(problems[0].starts_with("/no/such/dir: "), "{problems:?}");
@@ -399,7 +401,7 @@ mod tests {
         // A bad copy in an earlier directory does not hide a good one in a later directory.
         let good = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
         if Path::new(good).join("KQvK.rtbw").exists() {
-            let (tb, problems) = Tablebases::open(&format!("{}:{good}", dir.display()));
+            let (tb, problems) = Tablebases::open(&format!("{}{sep}{good}", dir.display()));
             assert_eq!(problems.len(), 2, "{problems:?}");
             assert_eq!(tb.probe_wdl(&kqk), Ok(2), "the good copy is used");
         }
