@@ -14,17 +14,24 @@ rounds=$1
 shift
 perft=${PERFT:-"start|6|startpos;kiwipete|5|r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1;pos3|7|8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1;pos4|5|r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1;pos5|5|rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}
 out=$(mktemp)
+# Builds run under wine: its services are started first, away from the pipes below (started by
+# the first `$(wine ...)`, they would hold its output open for ever).
+if [[ "$*" == *wine* ]]; then
+  wineserver -p
+  trap 'wineserver -k 2>/dev/null || true' EXIT
+  wineboot -i >/dev/null 2>&1 || true
+fi
 for ((r = 1; r <= rounds; r++)); do
   for spec in "$@"; do
     label=${spec%%=*}
     cmd=${spec#*=}
-    nps=$($cmd bench 2>&1 | tr -d '\r' | tail -1 | awk '{print $3}')
+    nps=$($cmd bench </dev/null 2>&1 | tr -d '\r' | tail -1 | awk '{print $3}')
     echo "$label bench $nps" >>"$out"
     IFS=';' read -ra positions <<<"$perft"
     for p in "${positions[@]}"; do
       IFS='|' read -r name depth fen <<<"$p"
       if [[ $fen == startpos ]]; then args=(perft "$depth"); else args=(perft "$depth" "$fen"); fi
-      nps=$($cmd "${args[@]}" 2>&1 | tr -d '\r' | grep -o '[0-9]* nps' | awk '{print $1}')
+      nps=$($cmd "${args[@]}" </dev/null 2>&1 | tr -d '\r' | grep -o '[0-9]* nps' | awk '{print $1}')
       echo "$label $name $nps" >>"$out"
     done
   done
