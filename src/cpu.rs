@@ -27,33 +27,45 @@ pub const LEVELS: [(&str, &[&str]); 4] = [
 /// bit `i` of a mask is `NAMES[i]`. AES, CLMUL and GFNI, which `target-cpu=native` enables too,
 /// are left out: nothing here is encryption or carry-less arithmetic, and asking for them would
 /// refuse a native build under valgrind, whose processor lacks them.
-pub const NAMES: [&str; 25] = [
-    "sse3",
-    "ssse3",
-    "sse4.1",
-    "sse4.2",
-    "popcnt",
-    "cmpxchg16b",
-    "avx",
-    "avx2",
-    "bmi1",
-    "bmi2",
-    "fma",
-    "lzcnt",
-    "movbe",
-    "f16c",
-    "avx512f",
-    "avx512bw",
-    "avx512cd",
-    "avx512dq",
-    "avx512vl",
-    "avx512vnni",
-    "avx512ifma",
-    "avx512vbmi",
-    "avx512vbmi2",
-    "avx512bitalg",
-    "avx512vpopcntdq",
-];
+/// Hands the feature names, in [`NAMES`]' order, to macro `$then` (as literals: `cfg!` and
+/// `is_x86_feature_detected!` take no constants), so the one list serves every use.
+macro_rules! with_feature_names {
+    ($then:ident) => {
+        $then!(
+            "sse3",
+            "ssse3",
+            "sse4.1",
+            "sse4.2",
+            "popcnt",
+            "cmpxchg16b",
+            "avx",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "fma",
+            "lzcnt",
+            "movbe",
+            "f16c",
+            "avx512f",
+            "avx512bw",
+            "avx512cd",
+            "avx512dq",
+            "avx512vl",
+            "avx512vnni",
+            "avx512ifma",
+            "avx512vbmi",
+            "avx512vbmi2",
+            "avx512bitalg",
+            "avx512vpopcntdq"
+        )
+    };
+}
+
+macro_rules! names_array {
+    ($($name:tt),*) => { [$($name),*] };
+}
+
+pub const NAMES: [&str; 25] = with_feature_names!(names_array);
 
 /// Each level's mask over [`NAMES`], the levels named in [`LEVELS`] (a test checks the two agree).
 const LEVEL_MASKS: [u64; 4] = [0, 0x3F, 0x3FC0, 0x7_C000];
@@ -74,33 +86,7 @@ pub const BUILT: u64 = {
             mask
         }};
     }
-    built!(
-        "sse3",
-        "ssse3",
-        "sse4.1",
-        "sse4.2",
-        "popcnt",
-        "cmpxchg16b",
-        "avx",
-        "avx2",
-        "bmi1",
-        "bmi2",
-        "fma",
-        "lzcnt",
-        "movbe",
-        "f16c",
-        "avx512f",
-        "avx512bw",
-        "avx512cd",
-        "avx512dq",
-        "avx512vl",
-        "avx512vnni",
-        "avx512ifma",
-        "avx512vbmi",
-        "avx512vbmi2",
-        "avx512bitalg",
-        "avx512vpopcntdq"
-    )
+    with_feature_names!(built)
 };
 #[cfg(not(target_arch = "x86_64"))]
 pub const BUILT: u64 = 0;
@@ -454,33 +440,7 @@ mod tests {
                 assert_eq!(present() >> i & 1 == 1, std::arch::is_x86_feature_detected!($name), "present {}", $name);
             )*};
         }
-        each!(
-            "sse3",
-            "ssse3",
-            "sse4.1",
-            "sse4.2",
-            "popcnt",
-            "cmpxchg16b",
-            "avx",
-            "avx2",
-            "bmi1",
-            "bmi2",
-            "fma",
-            "lzcnt",
-            "movbe",
-            "f16c",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "avx512vnni",
-            "avx512ifma",
-            "avx512vbmi",
-            "avx512vbmi2",
-            "avx512bitalg",
-            "avx512vpopcntdq"
-        );
+        with_feature_names!(each);
         assert_eq!(NAMES.len(), 25);
     }
 
