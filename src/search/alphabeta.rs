@@ -53,11 +53,15 @@ const INFINITY: i32 = MATE + 1;
 /// near, and an entry may come from the same position with more moves in hand).
 const TT_CUT_HALFMOVE_LIMIT: u32 = 90;
 
-/// The late-move reduction at `depth` for the `n`th move, before adjustments:
-/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths).
+/// Late-move reductions are counted in 1/1024 ply, so that each term can weigh a fraction of a
+/// ply; the reduction is rounded down to whole plies once, when the child is searched.
+const PLY: i32 = 1024;
+
+/// The late-move reduction at `depth` for the `n`th move, before adjustments, in 1/1024 ply:
+/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths), in whole plies.
 fn lmr_formula(depth: usize, n: usize) -> i32 {
     let (base, divisor) = (f64::from(p!(LMR_BASE)) / 100.0, f64::from(p!(LMR_DIVISOR)) / 100.0);
-    (base + (depth as f64).ln() * (n as f64).ln() / divisor) as i32
+    (base + (depth as f64).ln() * (n as f64).ln() / divisor) as i32 * PLY
 }
 
 /// [`lmr_formula`], from a table computed once (`[depth][move number]`, both below 64).
@@ -560,19 +564,20 @@ impl Search<'_> {
             if move_count == 1 {
                 score = -self.negamax::<PV>(&child, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node);
             } else {
+                // The reduction in 1/1024 ply, then in whole plies.
                 let mut r = 0;
                 if depth >= p!(LMR_MIN_DEPTH) && move_count > 1 + 2 * (PV as i32) && (quiet || loses()) {
                     r = lmr_reduction(depth.min(63) as usize, move_count.min(63) as usize);
-                    r += !PV as i32;
-                    r += !improving as i32;
-                    r += cut_node as i32;
-                    r -= gives_check as i32;
-                    r -= (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
-                    r -= history / p!(LMR_HISTORY_DIVISOR);
-                    r += (quiet && tt_noisy) as i32;
+                    r += p!(LMR_NON_PV) * !PV as i32;
+                    r += p!(LMR_NOT_IMPROVING) * !improving as i32;
+                    r += p!(LMR_CUT_NODE) * cut_node as i32;
+                    r -= p!(LMR_GIVES_CHECK) * gives_check as i32;
+                    r -= p!(LMR_KILLER) * (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
+                    r -= history / p!(LMR_HISTORY_DIVISOR) * PLY;
+                    r += p!(LMR_AFTER_NOISY_TT) * (quiet && tt_noisy) as i32;
                     // Children that keep failing high: this node will likely fail high too.
-                    r += (self.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
-                    r = r.clamp(0, (new_depth - 1).max(0));
+                    r += p!(LMR_CUTOFF_NODE) * (self.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
+                    r = r.clamp(0, (new_depth - 1).max(0) * PLY) / PLY;
                 }
                 let reduced = new_depth - r;
                 self.stack[ply].reduction = r;

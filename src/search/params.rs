@@ -180,6 +180,16 @@ tunables! {
     LMR_DIVISOR = 234, 150..=350;
     LMR_MIN_DEPTH = 3, 2..=5;
     LMR_HISTORY_DIVISOR = 11888, 4096..=24576;
+    /// LMR's adjustments in 1/1024 ply: more outside PV nodes, where the node is not improving,
+    /// in cut nodes, for a quiet after a noisy hash move and where the node's children keep
+    /// failing high (`LMR_CUTOFFS`); less for a move that gives check and for a killer.
+    LMR_NON_PV = 1024, 0..=2048;
+    LMR_NOT_IMPROVING = 1024, 0..=2048;
+    LMR_CUT_NODE = 1024, 0..=2048;
+    LMR_GIVES_CHECK = 1024, 0..=2048;
+    LMR_KILLER = 1024, 0..=2048;
+    LMR_AFTER_NOISY_TT = 1024, 0..=2048;
+    LMR_CUTOFF_NODE = 1024, 0..=2048;
     /// After a reduced move beats alpha: a ply deeper when it beat the best by
     /// `DEEPER_BASE + DEEPER_MARGIN x depth`, a ply shallower when by less than
     /// `SHALLOWER_MARGIN`.
