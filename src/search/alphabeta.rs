@@ -14,12 +14,16 @@
 //!   well, so search it a ply shallower first;
 //! * late-move pruning, futility pruning and history pruning of quiet moves that give no check
 //!   at low depth, SEE pruning of losing moves (checks included);
-//! * late-move reductions from a log-log table, adjusted by PV, improvement, cut-node and
-//!   history, and a ply more for quiet moves where the hash move is a capture or promotion (the
-//!   quiets are then unlikely to be better) and where more than two children have already
-//!   failed high (the node is likely to fail high anyway); a reduced move that beats alpha is
-//!   searched again at full depth, a ply deeper if it beat the best score by a margin, a ply
-//!   shallower if it barely reached it;
+//! * late-move reductions in 1/1024 ply from a log-log table, adjusted by PV, improvement,
+//!   cut-node, check, killers and history (capture history for captures, which are reduced much
+//!   less when they lose no material), more for quiets where the evaluation lies far below alpha,
+//!   less where the correction history moved the evaluation far (it is uncertain), more for
+//!   quiet moves where the hash move is a capture or promotion (the quiets are then unlikely to
+//!   be better) and where more than two children have already failed high (the node is likely
+//!   to fail high anyway); in PV nodes a move with a good record may be searched a ply deeper. A
+//!   reduced move that beats alpha is searched again at full depth, a ply deeper if it beat the
+//!   best score by a margin, a ply shallower if it barely reached it, and what that search finds
+//!   teaches the continuation histories;
 //! * singular extension: a hash move with a lower bound from a deep enough search is tested by a
 //!   reduced search of the other moves against a margin below its score; if none reaches it, the
 //!   hash move is the only good move and is searched a ply deeper, two plies outside PV nodes
@@ -58,10 +62,10 @@ const TT_CUT_HALFMOVE_LIMIT: u32 = 90;
 const PLY: i32 = 1024;
 
 /// The late-move reduction at `depth` for the `n`th move, before adjustments, in 1/1024 ply:
-/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths), in whole plies.
+/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR` (both constants in hundredths).
 fn lmr_formula(depth: usize, n: usize) -> i32 {
     let (base, divisor) = (f64::from(p!(LMR_BASE)) / 100.0, f64::from(p!(LMR_DIVISOR)) / 100.0);
-    (base + (depth as f64).ln() * (n as f64).ln() / divisor) as i32 * PLY
+    ((base + (depth as f64).ln() * (n as f64).ln() / divisor) * f64::from(PLY)) as i32
 }
 
 /// [`lmr_formula`], from a table computed once (`[depth][move number]`, both below 64).
@@ -566,24 +570,40 @@ impl Search<'_> {
             } else {
                 // The reduction in 1/1024 ply, then in whole plies.
                 let mut r = 0;
-                if depth >= p!(LMR_MIN_DEPTH) && move_count > 1 + 2 * (PV as i32) && (quiet || loses()) {
+                if depth >= p!(LMR_MIN_DEPTH) && move_count > 1 + 2 * (PV as i32) {
                     r = lmr_reduction(depth.min(63) as usize, move_count.min(63) as usize);
                     r += p!(LMR_NON_PV) * !PV as i32;
                     r += p!(LMR_NOT_IMPROVING) * !improving as i32;
                     r += p!(LMR_CUT_NODE) * cut_node as i32;
                     r -= p!(LMR_GIVES_CHECK) * gives_check as i32;
                     r -= p!(LMR_KILLER) * (Some(m) == killers[0] || Some(m) == killers[1]) as i32;
-                    r -= history / p!(LMR_HISTORY_DIVISOR) * PLY;
+                    if quiet {
+                        r -= history * PLY / p!(LMR_HISTORY_DIVISOR);
+                        // Far below alpha, a quiet move is unlikely to lift the score to it.
+                        if !in_check {
+                            r += ((alpha - eval).max(0) * p!(LMR_EVAL_GAP)).min(p!(LMR_EVAL_GAP_MAX));
+                        }
+                    } else {
+                        // A capture or promotion: one that loses no material is reduced much
+                        // less; each by what its captures have done before.
+                        r -= p!(LMR_GOOD_NOISY) * !loses() as i32;
+                        r -= self.history.capture(piece, m, captured_type(pos, m)) * PLY
+                            / p!(LMR_CAPTURE_HISTORY_DIVISOR);
+                    }
+                    // An evaluation the correction history moved far is uncertain: look deeper.
+                    r -= (static_eval - raw_eval).abs() * p!(LMR_CORRECTION);
                     r += p!(LMR_AFTER_NOISY_TT) * (quiet && tt_noisy) as i32;
                     // Children that keep failing high: this node will likely fail high too.
                     r += p!(LMR_CUTOFF_NODE) * (self.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
-                    r = r.clamp(0, (new_depth - 1).max(0) * PLY) / PLY;
+                    // In a PV node a move with a good enough record is searched a ply deeper.
+                    let least = if PV { -PLY } else { 0 };
+                    r = r.clamp(least, (new_depth - 1).max(0) * PLY) / PLY;
                 }
                 let reduced = new_depth - r;
                 self.stack[ply].reduction = r;
                 score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
                 self.stack[ply].reduction = 0;
-                let mut full = new_depth;
+                let mut full = new_depth.max(reduced);
                 if score > alpha && r > 0 {
                     // How far the reduced search beat the best move so far says how deep to
                     // look again: well above it, a ply deeper; barely, a ply shallower.
@@ -593,6 +613,12 @@ impl Search<'_> {
                     full += deeper as i32 - shallower as i32;
                     if full > reduced {
                         score = -self.negamax::<false>(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node);
+                        // What the deeper search found teaches the continuation histories.
+                        if quiet {
+                            let bonus = history::History::bonus(full);
+                            let bonus = if score > alpha { bonus } else { -bonus };
+                            self.history.reward_continuations(piece, m, conts, bonus);
+                        }
                     }
                 }
                 if PV && score > alpha && score < beta {

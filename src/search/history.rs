@@ -271,6 +271,16 @@ impl History {
         }
     }
 
+    /// Gives the quiet move `m` of `piece` the `bonus` (negative: a malus) in the continuation
+    /// tables of `conts` alone.
+    pub fn reward_continuations(&mut self, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
+        for c in conts.moves {
+            if c != NO_CONTEXT {
+                Self::gravity(&mut self.continuation[c][piece.index()][m.to().index()], bonus);
+            }
+        }
+    }
+
     /// Gives the quiet move `m` of `piece` the `bonus` (negative: a malus) in the contexts
     /// `conts`, without touching the killers.
     pub fn reward_quiet(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {

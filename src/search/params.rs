@@ -190,6 +190,16 @@ tunables! {
     LMR_KILLER = 1024, 0..=2048;
     LMR_AFTER_NOISY_TT = 1024, 0..=2048;
     LMR_CUTOFF_NODE = 1024, 0..=2048;
+    /// LMR of quiets: 1/1024 ply more per centipawn the evaluation lies below alpha, at most
+    /// `LMR_EVAL_GAP_MAX`.
+    LMR_EVAL_GAP = 3, 0..=10;
+    LMR_EVAL_GAP_MAX = 1024, 0..=3072;
+    /// LMR of captures and promotions: less for one that loses no material, and less (or more)
+    /// by a ply per `LMR_CAPTURE_HISTORY_DIVISOR` of capture history.
+    LMR_GOOD_NOISY = 2048, 0..=4096;
+    LMR_CAPTURE_HISTORY_DIVISOR = 8192, 2048..=32768;
+    /// LMR: 1/1024 ply less per centipawn of the static evaluation's correction.
+    LMR_CORRECTION = 6, 0..=16;
     /// After a reduced move beats alpha: a ply deeper when it beat the best by
     /// `DEEPER_BASE + DEEPER_MARGIN x depth`, a ply shallower when by less than
     /// `SHALLOWER_MARGIN`.
