@@ -261,11 +261,7 @@ impl History {
 
     fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
         Self::gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
-        for c in conts.moves {
-            if c != NO_CONTEXT {
-                Self::gravity(&mut self.continuation[c][piece.index()][m.to().index()], bonus);
-            }
-        }
+        self.reward_continuations(piece, m, conts, bonus);
         if conts.pawns != NO_PAWNS {
             Self::gravity(&mut self.pawn[conts.pawns][piece.index()][m.to().index()], bonus);
         }
