@@ -22,11 +22,6 @@ pub const LEVELS: [(&str, &[&str]); 4] = [
     ("x86-64-v4", &["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]),
 ];
 
-/// The features a level names, plus the AVX-512 extensions a native build on such a machine
-/// also enables and the compiler may use in vectorised loops (VNNI's dot products, VPOPCNTDQ):
-/// bit `i` of a mask is `NAMES[i]`. AES, CLMUL and GFNI, which `target-cpu=native` enables too,
-/// are left out: nothing here is encryption or carry-less arithmetic, and asking for them would
-/// refuse a native build under valgrind, whose processor lacks them.
 /// Hands the feature names, in [`NAMES`]' order, to macro `$then` (as literals: `cfg!` and
 /// `is_x86_feature_detected!` take no constants), so the one list serves every use.
 macro_rules! with_feature_names {
@@ -65,6 +60,11 @@ macro_rules! names_array {
     ($($name:tt),*) => { [$($name),*] };
 }
 
+/// The features a level names, plus the AVX-512 extensions a native build on such a machine
+/// also enables and the compiler may use in vectorised loops (VNNI's dot products, VPOPCNTDQ):
+/// bit `i` of a mask is `NAMES[i]`. AES, CLMUL and GFNI, which `target-cpu=native` enables too,
+/// are left out: nothing here is encryption or carry-less arithmetic, and asking for them would
+/// refuse a native build under valgrind, whose processor lacks them.
 pub const NAMES: [&str; 25] = with_feature_names!(names_array);
 
 /// Each level's mask over [`NAMES`], the levels named in [`LEVELS`] (a test checks the two agree).
