@@ -365,9 +365,13 @@ impl Search<'_> {
                 && self.stack[ply - 1].mv.is_some()
                 && beta.abs() < MATE_BOUND
             {
+                // A noisy hash move: the position's threat is a capture, which the pass leaves
+                // standing; the null move is then more likely to be refuted at any depth.
+                let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
                 let r = p!(NMP_BASE)
                     + depth / p!(NMP_DEPTH_DIVISOR)
-                    + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX));
+                    + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX))
+                    + p!(NMP_AFTER_NOISY_TT) * tt_noisy as i32;
                 let child = pos.make_null_move();
                 self.enter(ply, key, &child, None, NO_CONTEXT);
                 // No position before a null move repeats one after it: the pass is no move.
@@ -504,6 +508,16 @@ impl Search<'_> {
                         && depth <= p!(FUTILITY_MAX_DEPTH)
                         && eval + p!(FUTILITY_BASE) + p!(FUTILITY_MARGIN) * depth <= alpha
                     {
+                        // The margin does not depend on the move: every later quiet that gives
+                        // no check fails it too, so none is scored or yielded.
+                        picker.skip_quiets();
+                        continue;
+                    }
+                } else if !quiet && !gives_check && !in_check && depth <= p!(CAPTURE_FUTILITY_MAX_DEPTH) {
+                    // Capture futility: even the victim and a margin per ply do not reach alpha.
+                    let victim =
+                        if m.is_capture() { crate::position::SEE_VALUES[captured_type(pos, m).index()] } else { 0 };
+                    if eval + victim + p!(CAPTURE_FUTILITY_BASE) + p!(CAPTURE_FUTILITY_MARGIN) * depth <= alpha {
                         continue;
                     }
                 }
@@ -770,6 +784,11 @@ impl Search<'_> {
         let recapture_square = if ply >= 1 { self.stack[ply - 1].mv.map(|m| m.to()) } else { None };
         while let Some(m) = picker.next(pos, &self.history) {
             moves += 1;
+            // In check, once one evasion has saved the king, the quiet ones are not searched
+            // (captures of the checker still are).
+            if in_check && best_score > -MATE_BOUND && !m.is_capture() && !m.is_promotion() {
+                continue;
+            }
             if !in_check && best_score > -MATE_BOUND {
                 // Move-count pruning: the best captures come first; past a few, only
                 // recaptures and promotions are still worth a look.
@@ -780,7 +799,10 @@ impl Search<'_> {
                 if m.promotion().is_none() && m.is_capture() {
                     let victim = if m.is_en_passant() { PieceType::Pawn } else { pos.piece_type_on(m.to()) };
                     let gain = crate::position::SEE_VALUES[victim.index()];
-                    if static_eval + gain + p!(DELTA_MARGIN) <= alpha {
+                    let futility = static_eval + gain + p!(DELTA_MARGIN);
+                    if futility <= alpha {
+                        // What the capture could at most bring is still a bound on the node.
+                        best_score = best_score.max(futility);
                         continue;
                     }
                 }

@@ -127,6 +127,8 @@ tunables! {
     NMP_DEPTH_DIVISOR = 4, 2..=8;
     NMP_EVAL_DIVISOR = 192, 100..=400;
     NMP_EVAL_MAX = 3, 1..=6;
+    /// Null move: this many plies more where the hash move is a capture or promotion.
+    NMP_AFTER_NOISY_TT = 1, 0..=3;
 
     /// ProbCut: from this depth, a capture that beats beta by the margin in a search
     /// `PROBCUT_REDUCTION` plies shallower cuts the node.
@@ -154,6 +156,11 @@ tunables! {
     FUTILITY_MAX_DEPTH = 6, 3..=10;
     FUTILITY_BASE = 103, 40..=200;
     FUTILITY_MARGIN = 93, 40..=180;
+    /// Futility pruning of captures that give no check: evaluation + the victim's value +
+    /// `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_MARGIN x depth` at most alpha, up to this depth.
+    CAPTURE_FUTILITY_MAX_DEPTH = 6, 3..=10;
+    CAPTURE_FUTILITY_BASE = 150, 50..=400;
+    CAPTURE_FUTILITY_MARGIN = 120, 50..=250;
 
     /// SEE pruning: a quiet losing more than `SEE_QUIET_MARGIN x depth^2`, up to
     /// `SEE_QUIET_MAX_DEPTH`; a capture losing more than `SEE_NOISY_MARGIN x depth`, up to
