@@ -373,6 +373,7 @@ impl Search<'_> {
                     + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX))
                     + p!(NMP_AFTER_NOISY_TT) * tt_noisy as i32;
                 let child = pos.make_null_move();
+                self.shared.tt.prefetch(child.key());
                 self.enter(ply, key, &child, None, NO_CONTEXT);
                 // No position before a null move repeats one after it: the pass is no move.
                 let child_len = self.keys.len();
@@ -811,6 +812,7 @@ impl Search<'_> {
                 }
             }
             let child = pos.make_move(m);
+            self.shared.tt.prefetch(child.key());
             // The child's correction is looked up by this move.
             self.enter(ply, key, &child, Some(m), history::context(pos.moved_piece(m), m));
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
