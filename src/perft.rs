@@ -61,13 +61,35 @@ fn count(pos: &Position, depth: u32, hash: Option<&PerftHash>, stop: &AtomicBool
     n
 }
 
-/// Perft per root move, in generation order. `threads` (at least 1) share the root moves; a
-/// hash table, if given, is shared by all of them.
+/// Perft per root move, in generation order. `threads` (at least 1) share the work; a hash
+/// table, if given, is shared by all of them.
 pub fn divide(pos: &Position, depth: u32, threads: usize, hash: Option<&PerftHash>) -> Vec<(Move, u64)> {
     divide_until(pos, depth, threads, hash, &AtomicBool::new(false)).unwrap_or_default()
 }
 
+/// Work items per thread that the split aims for: enough that the last items to finish are
+/// small beside the whole, whatever the sizes of the subtrees.
+const ITEMS_PER_THREAD: usize = 64;
+
+/// The positions `plies` below the root (each with the index of its root move), in order.
+fn split(pos: &Position, moves: &[Move], plies: u32) -> Vec<(usize, Position)> {
+    let mut items: Vec<(usize, Position)> = moves.iter().enumerate().map(|(i, &m)| (i, pos.make_move(m))).collect();
+    for _ in 1..plies {
+        items = items
+            .iter()
+            .flat_map(|(i, p)| p.legal_moves().iter().map(|&m| (*i, p.make_move(m))).collect::<Vec<_>>())
+            .collect();
+    }
+    items
+}
+
 /// [`divide`] that gives up when `stop` is set (`None`: stopped, no count is trusted).
+///
+/// With several threads the tree is split a few plies down (one ply more while there are
+/// fewer than [`ITEMS_PER_THREAD`] positions a thread), and the threads take the positions
+/// from one queue: a root move's subtree is shared by every thread instead of falling to one,
+/// so the threads finish together (the root moves of the start position differ in size
+/// tenfold).
 pub fn divide_until(
     pos: &Position,
     depth: u32,
@@ -79,25 +101,85 @@ pub fn divide_until(
     if depth == 0 {
         return Some(Vec::new());
     }
-    let count = |m: Move| count(&pos.make_move(m), depth - 1, hash, stop);
-    let threads = threads.clamp(1, moves.len().max(1));
-    let results: Vec<(Move, u64)> = if threads == 1 {
-        moves.iter().map(|&m| (m, count(m))).collect()
+    let results: Vec<(Move, u64)> = if threads <= 1 || depth <= 2 {
+        moves.iter().map(|&m| (m, count(&pos.make_move(m), depth - 1, hash, stop))).collect()
     } else {
+        let mut plies = 1;
+        let mut items = split(pos, &moves, plies);
+        while plies < depth - 1 && plies < 4 && items.len() < threads * ITEMS_PER_THREAD {
+            plies += 1;
+            items = split(pos, &moves, plies);
+        }
         let next = AtomicUsize::new(0);
         let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
         std::thread::scope(|s| {
-            for _ in 0..threads {
+            for _ in 0..threads.min(items.len()) {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&m) = moves.get(i) else { break };
-                    counts[i].store(count(m), Ordering::Relaxed);
+                    let Some((root, p)) = items.get(i) else { break };
+                    counts[*root].fetch_add(count(p, depth - plies, hash, stop), Ordering::Relaxed);
                 });
             }
         });
         moves.iter().zip(&counts).map(|(&m, n)| (m, n.load(Ordering::Relaxed))).collect()
     };
     (!stop.load(Ordering::Relaxed)).then_some(results)
+}
+
+/// The five standard positions `perft-bench` counts: name, FEN, depth, and the leaves at that
+/// depth and one ply less (published counts; position 5 at depth 6 as other generators give it).
+pub const BENCH_POSITIONS: [(&str, &str, u32, u64, u64); 5] = [
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 7, 3_195_901_860, 119_060_324),
+    ("Kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6, 8_031_647_685, 193_690_690),
+    ("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 8, 3_009_794_393, 178_633_661),
+    ("position 4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706_045_033, 15_833_292),
+    ("position 5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 6, 3_048_196_529, 89_941_194),
+];
+
+/// Counts the five standard positions (one ply shallower with `shallow`) with `threads`, no
+/// table, and prints one line each and the geometric mean of the speeds: the table users
+/// compare generators by. A count that is not the published one is an error.
+pub fn bench_table(threads: usize, shallow: bool, out: &mut impl Write) -> Result<(), String> {
+    let rows: Vec<(&str, &str, u32, u64)> = BENCH_POSITIONS
+        .iter()
+        .map(
+            |&(name, fen, depth, full, one_less)| {
+                if shallow {
+                    (name, fen, depth - 1, one_less)
+                } else {
+                    (name, fen, depth, full)
+                }
+            },
+        )
+        .collect();
+    table(&rows, threads, out)
+}
+
+/// [`bench_table`] for any rows of name, FEN, depth and expected leaves.
+fn table(rows: &[(&str, &str, u32, u64)], threads: usize, out: &mut impl Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    let plural = if threads == 1 { "" } else { "s" };
+    writeln!(out, "perft, {threads} thread{plural}, no hash, bulk counting").map_err(io)?;
+    writeln!(out, "{:<12} {:>5} {:>15} {:>10} {:>12}", "position", "depth", "leaves", "ms", "M leaves/s")
+        .map_err(io)?;
+    let mut log_sum = 0.0;
+    let never = AtomicBool::new(false);
+    for &(name, fen, depth, expected) in rows {
+        let pos = Position::from_fen(fen).map_err(|e| format!("{name}: {e}"))?;
+        let start = Instant::now();
+        let counts = divide_until(&pos, depth, threads, None, &never).unwrap_or_default();
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let leaves: u64 = counts.iter().map(|c| c.1).sum();
+        if leaves != expected {
+            return Err(format!("{name}, depth {depth}: {leaves} leaves where {expected} are published"));
+        }
+        let speed = leaves as f64 / secs / 1e6;
+        log_sum += speed.ln();
+        writeln!(out, "{name:<12} {depth:>5} {leaves:>15} {:>10.0} {speed:>12.1}", secs * 1000.0).map_err(io)?;
+    }
+    let mean = (log_sum / rows.len().max(1) as f64).exp();
+    writeln!(out, "{:<12} {:>5} {:>15} {:>10} {mean:>12.1}", "geo. mean", "", "", "").map_err(io)?;
+    out.flush().map_err(io)
 }
 
 /// Prints perft per root move, the total, and the speed (the `perft` and `go perft` output);
@@ -320,6 +402,27 @@ mod tests {
     }
 
     #[test]
+    fn the_split_work_adds_up_per_root_move() {
+        // Depths whose split stops at one, two and three plies below the root, with one to
+        // many threads (more threads than work items included).
+        let pos = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
+        for depth in 3..=5 {
+            let plain = divide(&pos, depth, 1, None);
+            for threads in [2, 3, 16, 300] {
+                assert_eq!(divide(&pos, depth, threads, None), plain, "depth {depth}, {threads} threads");
+            }
+        }
+        assert_eq!(divide(&pos, 5, 7, None).iter().map(|x| x.1).sum::<u64>(), 674_624);
+        // A stalemate and a king in check with two moves.
+        for fen in ["7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "7k/8/8/8/8/8/8/K5rr w - - 0 1"] {
+            let pos = Position::from_fen(fen).unwrap();
+            for depth in 1..=4 {
+                assert_eq!(divide(&pos, depth, 4, None), divide(&pos, depth, 1, None), "{fen} depth {depth}");
+            }
+        }
+    }
+
+    #[test]
     fn a_stopped_count_is_no_count_and_leaves_the_table_clean() {
         let pos = Position::startpos();
         let stop = AtomicBool::new(true);
@@ -333,6 +436,25 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(print_divide(&pos, 6, 1, None, &stop, &mut out).unwrap(), None);
         assert_eq!(String::from_utf8(out).unwrap(), "info string perft stopped\n");
+    }
+
+    #[test]
+    fn the_bench_table_prints_a_row_a_position_and_refuses_a_wrong_count() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let rows = [("start", start, 3, 8902), ("position 3", BENCH_POSITIONS[2].1, 4, 43_238)];
+        let mut out = Vec::new();
+        table(&rows, 2, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2 + rows.len() + 1, "{text}");
+        assert!(lines[0].contains("2 threads"), "{text}");
+        let row: Vec<&str> = lines[3].split_whitespace().collect();
+        assert_eq!(row[..4], ["position", "3", "4", "43238"], "{text}");
+        assert!(lines[4].starts_with("geo. mean"), "{text}");
+        // One leaf off is refused, with the position named.
+        let wrong = [("position 3", BENCH_POSITIONS[2].1, 4, 43_239)];
+        let e = table(&wrong, 1, &mut Vec::new()).unwrap_err();
+        assert!(e.contains("position 3") && e.contains("43238"), "{e}");
     }
 
     #[test]

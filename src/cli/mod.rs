@@ -24,7 +24,7 @@ const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the defaul
 const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
 
 /// Every subcommand, in the order `corvid help` lists them.
-pub static SPECS: [Spec; 11] = [
+pub static SPECS: [Spec; 12] = [
     Spec {
         name: "play",
         operands: "",
@@ -51,6 +51,15 @@ pub static SPECS: [Spec; 11] = [
             valued("--hash", "MB", "a perft table of this size (default none)"),
             switch("--chess960", "write castling as king takes rook"),
         ],
+    },
+    Spec {
+        name: "perft-bench",
+        operands: "",
+        arity: (0, 0),
+        about: "Count the five standard perft positions (start 7, Kiwipete 6, positions 3 to 5 at 8, 6 \
+                and 6 plies), no hash, and print one table: leaves, time and speed, and the \
+                geometric mean; a count other than the published one is an error.",
+        flags: &[THREADS, switch("--shallow", "one ply less each (about a second)")],
     },
     Spec {
         name: "perft-suite",
@@ -190,6 +199,10 @@ pub enum Subcommand {
         hash_mb: usize,
         chess960: bool,
     },
+    PerftBench {
+        threads: usize,
+        shallow: bool,
+    },
     PerftSuite {
         file: String,
         options: SuiteOptions,
@@ -297,6 +310,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             hash_mb: p.int("--hash", 0, 0, 1 << 20)?,
             chess960: p.switch("--chess960"),
         },
+        "perft-bench" => Subcommand::PerftBench { threads: threads(&p)?, shallow: p.switch("--shallow") },
         "perft-suite" => Subcommand::PerftSuite {
             file: ops[0].clone(),
             options: SuiteOptions {
@@ -477,6 +491,7 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             };
             perft::print_divide(&pos, depth, threads, hash.as_ref(), &never, &mut out).map_err(|e| e.to_string())?;
         }
+        Subcommand::PerftBench { threads, shallow } => perft::bench_table(threads, shallow, &mut out)?,
         Subcommand::PerftSuite { file, options } => return run_suite(&file, &options, &mut out),
         Subcommand::Bench { depth, threads, hash_mb, use_nnue } => {
             crate::bench::run_with(depth, threads, hash_mb, use_nnue, &never, &mut out)?;
