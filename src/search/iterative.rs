@@ -180,6 +180,18 @@ impl Search<'_> {
                     break;
                 }
             }
+            if self.is_main && limits.clock.is_some() && !self.pondering() {
+                // Nothing to choose: one legal move is played once an iteration or two have
+                // found a reply to ponder on. A mate found for us is played once the depth is
+                // twice its length (a shorter one would have been found by then): the time is
+                // the rest of the game's.
+                let mate_plies = MATE - result.score;
+                if (self.root_moves.len() == 1 && depth >= p!(TIME_ONE_MOVE_DEPTH))
+                    || (result.score >= MATE_BOUND && depth >= 2 * mate_plies)
+                {
+                    break;
+                }
+            }
             if self.is_main && !self.pondering() {
                 if let Some(soft) = self.budget.soft {
                     // A movetime is exact; a clock's soft limit follows the search's stability.

@@ -320,6 +320,30 @@ mod tests {
     }
 
     #[test]
+    fn under_a_clock_one_legal_move_and_a_found_mate_are_played_without_spending_it() {
+        use super::params::p;
+        // A minute on the clock would give these searches a second or more, and dozens of plies.
+        let clock = time::Clock { time: Duration::from_secs(60), increment: Duration::ZERO, moves_to_go: None };
+        let limits = Limits { clock: Some(clock), ..Limits::default() };
+        // Kxb2 is White's only move.
+        let only = Position::from_fen("k7/8/8/8/8/8/1r6/K6r w - - 0 1").unwrap();
+        let solo = Solo::new(8);
+        let result = solo.search(&mut Worker::new(0), &Request::new(&only, &limits));
+        assert_eq!(result.best, Some(only.parse_uci_move("a1b2").unwrap()));
+        assert!(result.depth <= p!(TIME_ONE_MOVE_DEPTH), "depth {}", result.depth);
+        // A mate in two for White: played once the depth is twice the mate's length.
+        let mate = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+        let solo = Solo::new(8);
+        let result = solo.search(&mut Worker::new(0), &Request::new(&mate, &limits));
+        assert!(result.score >= MATE_BOUND, "{result:?}");
+        assert!(result.depth <= 2 * (MATE - result.score), "{result:?}");
+        // Without a clock (a node limit here) neither rule applies.
+        let limits = Limits { nodes: Some(200_000), ..Limits::default() };
+        let result = Solo::new(8).search(&mut Worker::new(0), &Request::new(&only, &limits));
+        assert!(result.depth > p!(TIME_ONE_MOVE_DEPTH), "depth {}", result.depth);
+    }
+
+    #[test]
     fn no_position_before_a_null_move_repeats_one_after_it() {
         let mut w = Worker::new(0);
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8");

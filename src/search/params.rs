@@ -264,6 +264,8 @@ tunables! {
     /// `(TIME_NODE_BASE / 100 - share) x TIME_NODE_FACTOR / 100`.
     TIME_NODE_BASE = 150, 110..=200;
     TIME_NODE_FACTOR = 130, 80..=200;
+    /// With one legal move, the search under a clock ends after this depth.
+    TIME_ONE_MOVE_DEPTH = 4, 1..=8;
 }
 
 #[cfg(test)]
