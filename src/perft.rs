@@ -71,16 +71,9 @@ pub fn divide(pos: &Position, depth: u32, threads: usize, hash: Option<&PerftHas
 /// small beside the whole, whatever the sizes of the subtrees.
 const ITEMS_PER_THREAD: usize = 64;
 
-/// The positions `plies` below the root (each with the index of its root move), in order.
-fn split(pos: &Position, moves: &[Move], plies: u32) -> Vec<(usize, Position)> {
-    let mut items: Vec<(usize, Position)> = moves.iter().enumerate().map(|(i, &m)| (i, pos.make_move(m))).collect();
-    for _ in 1..plies {
-        items = items
-            .iter()
-            .flat_map(|(i, p)| p.legal_moves().iter().map(|&m| (*i, p.make_move(m))).collect::<Vec<_>>())
-            .collect();
-    }
-    items
+/// The positions one ply below `items` (each keeping the index of its root move), in order.
+fn deepen(items: &[(usize, Position)]) -> Vec<(usize, Position)> {
+    items.iter().flat_map(|(i, p)| p.legal_moves().iter().map(|&m| (*i, p.make_move(m))).collect::<Vec<_>>()).collect()
 }
 
 /// [`divide`] that gives up when `stop` is set (`None`: stopped, no count is trusted).
@@ -105,10 +98,10 @@ pub fn divide_until(
         moves.iter().map(|&m| (m, count(&pos.make_move(m), depth - 1, hash, stop))).collect()
     } else {
         let mut plies = 1;
-        let mut items = split(pos, &moves, plies);
+        let mut items: Vec<(usize, Position)> = moves.iter().enumerate().map(|(i, &m)| (i, pos.make_move(m))).collect();
         while plies < depth - 1 && plies < 4 && items.len() < threads * ITEMS_PER_THREAD {
             plies += 1;
-            items = split(pos, &moves, plies);
+            items = deepen(&items);
         }
         let next = AtomicUsize::new(0);
         let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();

@@ -273,6 +273,7 @@ impl Search<'_> {
         let halfmove = u32::from(pos.halfmove_clock());
         let entry = self.shared.tt.probe_at(key, ply, halfmove);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
         if let Some(e) = entry {
             // Not near the fifty-move rule: the entry may have been stored with more moves in
             // hand than this position has, and a draw by the rule is then out of its sight.
@@ -367,7 +368,6 @@ impl Search<'_> {
             {
                 // A noisy hash move: the position's threat is a capture, which the pass leaves
                 // standing; the null move is then more likely to be refuted at any depth.
-                let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
                 let r = p!(NMP_BASE)
                     + depth / p!(NMP_DEPTH_DIVISOR)
                     + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX))
@@ -448,7 +448,6 @@ impl Search<'_> {
 
         let killers = self.history.killers(ply);
         let conts = self.contexts(ply);
-        let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
         if root {
             self.stack[0].double_extensions = 0;
         }
