@@ -123,6 +123,15 @@ fn chess960_castling_rules() {
     assert!(through.legal_moves().iter().all(|m| !m.is_castle()));
     let rook_path = Position::from_fen("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
     assert!(rook_path.legal_moves().iter().any(|m| m.is_castle()));
+    // Lifting a rook that is not in a corner opens the line behind it: the queen on a1 attacks
+    // c1, the king's destination, once the b1 rook is lifted. The counting generator answers
+    // castling from the attack map of the king's moves, which sees the rook as a blocker: it may
+    // do so only for rooks in a corner.
+    let behind = Position::from_fen("4k3/8/8/8/8/8/8/qR1K4 w B - 0 1").unwrap();
+    assert!(behind.legal_moves().iter().all(|m| !m.is_castle()), "{behind:?}");
+    for pos in [&pinned, &through, &rook_path, &behind] {
+        assert_eq!(pos.count_legal(), pos.legal_moves().len() as u64, "{pos:?}");
+    }
 }
 
 /// `gives_check` answers, without making the move, what the position after it says: over every

@@ -18,7 +18,7 @@
 use super::Position;
 use crate::movelist::MoveList;
 use crate::tables::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use crate::types::{castling_destinations, Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Rank, Square};
+use crate::types::{castling_destinations, Bitboard, CastleSide, Color, File, Move, MoveKind, PieceType, Rank, Square};
 
 /// Which moves a generator call produces.
 pub trait GenMode {
@@ -58,6 +58,9 @@ trait Sink {
     fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
     /// A single move.
     fn one(&mut self, m: Move);
+    /// Whether the order of the moves is free (counting sinks): castling is then generated
+    /// next to the king's other moves, where the enemy's attack map is at hand.
+    const ORDER_FREE: bool = false;
     /// Whether castling on `side`, a right still held, is known (from the parent, see
     /// [`Frontier`]) to be legal if the king is not in check, so the generator need not test it.
     #[inline(always)]
@@ -109,6 +112,8 @@ impl Sink for MoveList {
 struct Counter(u64, [bool; 2]);
 
 impl Sink for Counter {
+    const ORDER_FREE: bool = true;
+
     #[inline(always)]
     fn piece(&mut self, _from: Square, targets: Bitboard, _enemy: Bitboard) {
         self.0 += targets.count() as u64;
@@ -195,6 +200,8 @@ impl Frontier<'_> {
 }
 
 impl Sink for Frontier<'_> {
+    const ORDER_FREE: bool = true;
+
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard, enemy: Bitboard) {
         let moved = self.pos.piece_type_on(from);
@@ -335,8 +342,12 @@ impl Position {
             // it cannot hide behind itself) beats a test per square, whose early exits the CPU
             // mispredicts; callgrind, perft of position 3: 30 -> 22 instructions and 210 -> 51
             // mispredicted branches per thousand leaves.
+            // The enemy's attacks with our king lifted off, where the king's moves needed them.
+            let mut attacked = None;
             let targets = if candidates.more_than_one() {
-                candidates & !self.attack_map(them, without_king)
+                let map = self.attack_map(them, without_king);
+                attacked = Some(map);
+                candidates & !map
             } else {
                 let mut targets = Bitboard::EMPTY;
                 for to in candidates {
@@ -347,6 +358,10 @@ impl Position {
                 targets
             };
             sink.piece(ksq, targets, enemy);
+            // Where the order does not matter, castling while the map is at hand.
+            if S::ORDER_FREE && M::QUIET {
+                self.gen_castling(sink, us, ksq, occupied, attacked);
+            }
         }
 
         let checkers = self.checkers;
@@ -386,12 +401,28 @@ impl Position {
             }
         }
 
-        if M::QUIET && checkers.is_empty() && movers.has(ksq) && self.castling.0 != 0 {
+        if !S::ORDER_FREE && M::QUIET && movers.has(ksq) {
+            self.gen_castling(sink, us, ksq, occupied, None);
+        }
+    }
+
+    /// Castling moves of `us`, king on `ksq`; `attacked`: see [`Position::castling_legal`].
+    #[inline(always)]
+    fn gen_castling<S: Sink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        ksq: Square,
+        occupied: Bitboard,
+        attacked: Option<Bitboard>,
+    ) {
+        if self.checkers.is_empty() && self.castling.0 != 0 {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castle_rook(us, side) {
                     // Necessary (and cheap): nothing stands between king and rook.
                     if sink.castling_known_legal(side)
-                        || ((between(ksq, rook) & occupied).is_empty() && self.castling_legal(ksq, rook, side))
+                        || ((between(ksq, rook) & occupied).is_empty()
+                            && self.castling_legal(ksq, rook, side, attacked))
                     {
                         sink.one(Move::new(ksq, rook, MoveKind::Castle));
                     }
@@ -470,10 +501,17 @@ impl Position {
 
     /// Whether castling with the king on `ksq` and the rook on `rook` is legal (the side to move
     /// is known not to be in check).
-    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide) -> bool {
+    ///
+    /// `attacked`: the enemy's attacks with the king lifted off, if known. With the rook in a
+    /// corner, lifting it too opens no line to the king's path (the path is on the rook's rank,
+    /// and nothing lies beyond the corner), so the map answers without a test per square.
+    fn castling_legal(&self, ksq: Square, rook: Square, side: CastleSide, attacked: Option<Bitboard>) -> bool {
         let (king_path, must_be_empty, lifted) = self.castling_squares(ksq, rook, side);
         if (must_be_empty & lifted).is_nonempty() {
             return false;
+        }
+        if let Some(map) = attacked.filter(|_| matches!(rook.file(), File::A | File::H)) {
+            return (king_path & map).is_empty();
         }
         let them = !self.side;
         king_path.into_iter().all(|sq| !self.is_attacked(sq, them, lifted))
