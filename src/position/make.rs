@@ -40,7 +40,14 @@ impl Position {
         let kind = m.kind();
         if matches!(kind, MoveKind::Quiet | MoveKind::DoublePush | MoveKind::Capture) {
             let moved = self.piece_type_on(m.from());
-            self.make_plain_bits_into::<false>(m.from(), m.to(), moved, kind == MoveKind::DoublePush, out);
+            self.make_plain_bits_into::<false, false>(
+                m.from(),
+                m.to(),
+                moved,
+                moved,
+                kind == MoveKind::DoublePush,
+                out,
+            );
         } else {
             self.make_special_bits_into(m, out);
         }
@@ -55,15 +62,17 @@ impl Position {
         out.apply::<false>(m, moved, captured);
     }
 
-    /// [`Position::make_move_bits_into`] of a quiet move, double push or capture of a `moved`
-    /// from `from` to `to`. Fields it does not name in its doc keep what `out` held. `QUIET`: the
-    /// caller knows `to` is empty (no capture to look for).
+    /// [`Position::make_move_bits_into`] of a quiet move, double push, capture or promotion of a
+    /// `moved` from `from` to `to`, where it becomes a `placed` (`moved` but for promotions,
+    /// `PROMO`). Fields it does not name in its doc keep what `out` held. `QUIET`: the caller
+    /// knows `to` is empty (no capture to look for).
     #[inline(always)]
-    pub(super) fn make_plain_bits_into<const QUIET: bool>(
+    pub(super) fn make_plain_bits_into<const QUIET: bool, const PROMO: bool>(
         &self,
         from: Square,
         to: Square,
         moved: PieceType,
+        placed: PieceType,
         double_push: bool,
         out: &mut Position,
     ) {
@@ -79,9 +88,17 @@ impl Position {
         };
         // Branch-free: the moved type loses `from` and gains `to`; the captured type (read as a
         // pawn on an empty square) loses `to` only when there was a victim.
+        let placed = placed.index();
         let by_type: [Bitboard; 6] = std::array::from_fn(|t| {
             let mut bb = self.by_type[t];
-            if t == moved {
+            if PROMO {
+                if t == moved {
+                    bb ^= from;
+                }
+                if t == placed {
+                    bb ^= to;
+                }
+            } else if t == moved {
                 bb ^= path;
             }
             if t == captured {
@@ -135,7 +152,9 @@ impl Position {
         #[cfg(debug_assertions)]
         {
             let mut full = *self;
-            let kind = if double_push {
+            let kind = if PROMO {
+                MoveKind::promotion(PieceType::ALL[placed], victim.is_nonempty())
+            } else if double_push {
                 MoveKind::DoublePush
             } else if victim.is_nonempty() {
                 MoveKind::Capture

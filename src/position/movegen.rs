@@ -192,10 +192,20 @@ impl Frontier<'_> {
 
     #[inline(always)]
     fn plain<const QUIET: bool>(&mut self, from: Square, to: Square, moved: PieceType, double_push: bool) {
-        self.pos.make_plain_bits_into::<QUIET>(from, to, moved, double_push, &mut self.child);
+        self.pos.make_plain_bits_into::<QUIET, false>(from, to, moved, moved, double_push, &mut self.child);
         let touched = Bitboard::from_square(from) | to;
         let safe = self.watch.map(|w| (w & touched).is_empty());
         self.leaves += self.child.count_legal_with(Counter(0, safe));
+    }
+}
+
+impl Frontier<'_> {
+    /// A promotion to `piece` (`QUIET`: not a capture), made by the lean make; the child tests
+    /// castling itself (a promotion could take a rook or block a path).
+    #[inline(never)]
+    fn promotion<const QUIET: bool>(&mut self, from: Square, to: Square, piece: PieceType) {
+        self.pos.make_plain_bits_into::<QUIET, true>(from, to, PieceType::Pawn, piece, false, &mut self.child);
+        self.leaves += self.child.count_legal();
     }
 }
 
@@ -229,7 +239,11 @@ impl Sink for Frontier<'_> {
         for to in targets {
             let from = from_of(to, delta);
             for piece in PieceType::PROMOTIONS {
-                self.one(Move::new(from, to, MoveKind::promotion(piece, capture)));
+                if capture {
+                    self.promotion::<false>(from, to, piece);
+                } else {
+                    self.promotion::<true>(from, to, piece);
+                }
             }
         }
     }
