@@ -149,15 +149,21 @@ pub static SPECS: [Spec; 12] = [
         operands: "<data>...",
         arity: (1, 1024),
         about: "Train the evaluation network on .vf games (the quiet positions out of check), .bin \
-                boards, .pgn with evaluation comments, or 'FEN | score | result' text; a directory \
-                stands for all its data files. One game in 50 (one block of 256 positions where the \
-                data has no games) is held out, at most 200,000 positions; the best epoch is kept. \
-                Data larger than the cache is read from disk every epoch.",
+                boards, .pgn with evaluation comments, or 'FEN | score | result' text, each also as \
+                .xz (read through xz -dc); a directory stands for all its data files. About one game \
+                in 50, chosen by what it is and not where it lies (one block of 256 positions where \
+                the data has no games), is held out, at most 200,000 positions; the measure (the \
+                held-out loss with the search score weighted 0.5, whatever --lambda) picks the epoch \
+                kept and compares runs. The settings and each epoch's losses are written to \
+                <net>.json. Data larger than the cache is read from disk every epoch.",
         flags: &[
             required("--out", "<net>", "the network file to write"),
             valued("--epochs", "N", "passes over the data (default 30)"),
             valued("--batch", "N", "positions a step (default 16384)"),
-            valued("--lr", "X", "learning rate (default 0.001)"),
+            valued("--lr", "X", "learning rate at the start (default 0.001)"),
+            valued("--lr-end", "X", "learning rate at the end of the cosine schedule (default 0.00001)"),
+            valued("--schedule", "cosine|steps", "the learning rate falls along a cosine to --lr-end, or by 0.3 at 60% and 85% of the epochs (default cosine)"),
+            valued("--min-ply", "N", "leave out the positions of a game's first N plies, counted from the standard start (default 0)"),
             valued("--lambda", "X", "weight of the search score against the result, 0-1 (default 0.75)"),
             THREADS,
             valued("--seed", "N", "random seed (default 1)"),
@@ -376,6 +382,13 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 epochs: p.int("--epochs", 30, 1, 1_000_000)?,
                 batch: p.int("--batch", 16384, 1, 1 << 24)?,
                 lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
+                lr_end: p.float("--lr-end", f64::from(defaults.lr_end), 0.0, 10.0)? as f32,
+                schedule: match p.text("--schedule").as_deref() {
+                    None | Some("cosine") => train::Schedule::Cosine,
+                    Some("steps") => train::Schedule::Steps,
+                    Some(other) => return Err(format!("--schedule: '{other}' is not cosine or steps")),
+                },
+                min_ply: p.int("--min-ply", 0, 0, 10_000)?,
                 lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
                 threads: p.int("--threads", 1, 1, 256)?,
                 seed: p.int("--seed", 1, 0, u64::MAX)?,

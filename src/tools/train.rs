@@ -2,17 +2,23 @@
 //!
 //! Each position's target blends the search score and the game result in win-probability space:
 //! `lambda * sigmoid(score / WDL_SCALE) + (1 - lambda) * result`, both from the side to move's view.
-//! The loss is the mean squared error between `sigmoid(output cp / WDL_SCALE)` and the target; Adam with a step
-//! decay of the learning rate; mini-batches split over threads (each thread sums its gradients,
-//! the sums are added before the step). The float weights are clipped to [`WEIGHT_CLIP`] after
+//! The loss is the mean squared error between `sigmoid(output cp / WDL_SCALE)` and the target; Adam, the
+//! learning rate lowered step by step along a cosine from `--lr` to `--lr-end` (or, with
+//! `--schedule steps`, cut to 0.3 of itself at 60% and 85% of the epochs); mini-batches split over
+//! threads (each thread sums its gradients, the sums are added before the step). The float weights are clipped to [`WEIGHT_CLIP`] after
 //! every step and quantised once at the end (see the module header of [`super`]). With a base
 //! (`--base psqt|hce`), the network learns a correction: its output is added to the base's value
 //! before the sigmoid.
 //!
 //! The data streams from disk: one pass reads every file in order, unit by unit (a game where the
 //! data has games, else a block of [`BLOCK`] consecutive positions, which `datagen` writes game
-//! by game), and sets every [`VALID_EVERY`]th unit aside for validation (whole games the network
-//! never trains on, at most [`VALID_MAX`] positions). The training positions stay in memory when
+//! by game), and sets about one unit in [`VALID_EVERY`] aside for validation (whole games the
+//! network never trains on, at most [`VALID_MAX`] positions). A game is held out by what it is
+//! (a hash of its start and first moves), not by where it lies, so the same games are held out
+//! whatever other files, their order or the settings: the held-out loss with the fixed blend
+//! [`MEASURE_LAMBDA`] (the *measure*) is one scale for every recipe, and picks the epoch kept.
+//! Files ending in `.xz` are read through `xz -dc` (the self-play store is kept so); `--min-ply`
+//! leaves out the positions of a game's first plies (the random opening and the moves just after). The training positions stay in memory when
 //! they fit the cache (`--cache`); otherwise each epoch reads the files again, a loader thread
 //! filling windows of `--buffer` positions that are shuffled and trained on while the next one is
 //! read, so the data may be far larger than the memory.
@@ -37,6 +43,19 @@ pub const VALID_EVERY: u64 = 50;
 pub const VALID_MAX: usize = 200_000;
 /// The most training positions the cache may hold (feature offsets are `u32`).
 pub const MAX_CACHE: usize = 100_000_000;
+/// The weight of the search score in the held-out measure's targets, the same for every run
+/// whatever its `--lambda` (the loss with each run's own targets favours high lambdas by
+/// construction: search scores are easier to predict than results).
+pub const MEASURE_LAMBDA: f32 = 0.5;
+
+/// How the learning rate falls over the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// From `lr` to `lr_end` along half a cosine, step by step.
+    Cosine,
+    /// `lr`, cut to 0.3 of itself after `decay_at` of the epochs (the schedule before the cosine).
+    Steps,
+}
 
 /// Training settings.
 #[derive(Clone, Debug)]
@@ -56,8 +75,16 @@ pub struct Options {
     /// A network file to start from (fine-tuning) instead of random weights; its base must be
     /// `base`.
     pub init: Option<String>,
-    /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`).
+    /// How the learning rate falls.
+    pub schedule: Schedule,
+    /// The learning rate at the end of a cosine schedule.
+    pub lr_end: f32,
+    /// Epochs after which the learning rate is multiplied by 0.3 (fractions of `epochs`), in
+    /// the step schedule.
     pub decay_at: [f32; 2],
+    /// Positions of a game before this ply (counted from the standard start: the fullmove
+    /// number's) are not trained on or held out. Games only (text and boards have no plies).
+    pub min_ply: u32,
     /// Neurons per perspective (an engine build embeds networks of its own [`HIDDEN`]).
     pub hidden: usize,
     /// King buckets and mirroring of the inputs.
@@ -85,7 +112,10 @@ impl Options {
             seed: 1,
             base: Base::None,
             init: None,
+            schedule: Schedule::Cosine,
+            lr_end: 1e-5,
             decay_at: [0.6, 0.85],
+            min_ply: 0,
             hidden: HIDDEN,
             layout: Layout::PLAIN,
             cache: 40_000_000,
@@ -104,9 +134,19 @@ struct Sample {
     stm: Color,
     /// The squares of the white and the black king.
     kings: [u8; 2],
-    target: f32,
+    /// The game's result for the side to move, in halves (0 loss, 1 draw, 2 win).
+    result: u8,
+    /// The search score as a win probability for the side to move.
+    score: f32,
     /// The base's value in output units (`cp / SCALE`).
     base: f32,
+}
+
+impl Sample {
+    /// The target with the search score weighted `lambda` against the result.
+    fn target(&self, lambda: f32) -> f32 {
+        lambda * self.score + (1.0 - lambda) * f32::from(self.result) / 2.0
+    }
 }
 
 /// Training positions: their features side by side, and a [`Sample`] for each.
@@ -133,19 +173,19 @@ impl Data {
     }
 
     /// Adds `pos` with its search score and the game's result (both White's view).
-    fn push(&mut self, pos: &Position, score: f32, result: f32, lambda: f32, base: Base) {
+    fn push(&mut self, pos: &Position, score: f32, result: f32, base: Base) {
         let stm = pos.side_to_move();
         let (score, result) = match stm {
             Color::White => (score, result),
             Color::Black => (-score, 1.0 - result),
         };
-        let target = lambda * sigmoid(score / WDL_SCALE) + (1.0 - lambda) * result;
+        let (score, result) = (sigmoid(score / WDL_SCALE), (result * 2.0).round().clamp(0.0, 2.0) as u8);
         let start = self.features.len() as u32;
         push_features(pos, &mut self.features);
         let len = (self.features.len() as u32 - start) as u8;
         let base = base.value(pos) as f32 / SCALE as f32;
         let kings = [pos.king(Color::White).index() as u8, pos.king(Color::Black).index() as u8];
-        self.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, kings, target, base });
+        self.samples.push(Sample { start, len, bucket: bucket(pos) as u8, stm, kings, result, score, base });
     }
 
     fn features_of(&self, s: &Sample) -> &[u16] {
@@ -296,7 +336,7 @@ fn push_features(pos: &Position, out: &mut Vec<u16>) {
 }
 
 /// The data files of `inputs`: each file as named, and each directory's `.vf`, `.bin`, `.pgn`
-/// and `.txt` files in the order of their names.
+/// and `.txt` files (each also compressed, `.xz`) in the order of their names.
 fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for input in inputs {
@@ -311,15 +351,38 @@ fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
             .map_err(|e| format!("{input}: {e}"))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| p.is_file())
-            .filter(|p| p.extension().is_some_and(|x| ["vf", "bin", "pgn", "txt"].iter().any(|&k| x == k)))
+            .filter(|p| {
+                let name = p.to_string_lossy();
+                let name = name.strip_suffix(".xz").unwrap_or(&name);
+                [".vf", ".bin", ".pgn", ".txt"].iter().any(|k| name.ends_with(k))
+            })
             .collect();
         if found.is_empty() {
-            return Err(format!("{input}: no training data in this directory (.vf, .bin, .pgn or .txt files)"));
+            return Err(format!(
+                "{input}: no training data in this directory (.vf, .bin, .pgn or .txt files, or .xz of them)"
+            ));
         }
         found.sort();
         files.extend(found);
     }
     Ok(files)
+}
+
+/// The ply of `pos` in its game, from the standard start (its fullmove number and side to move).
+fn game_ply(pos: &Position) -> u32 {
+    2 * u32::from(pos.fullmove_number().max(1) - 1) + u32::from(pos.side_to_move() == Color::Black)
+}
+
+/// What identifies a game, whatever file it is in and wherever: its start and its first moves.
+fn game_key(game: &Game) -> u64 {
+    game.moves.iter().take(8).fold(game.start.key(), |key, (m, _)| mix(key ^ u64::from(m.raw())))
+}
+
+/// A 64-bit finaliser (SplitMix64's): every bit of the input moves about half the output's.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Which side of the split a unit of data falls on.
@@ -335,13 +398,14 @@ struct Stream {
     /// The bytes of each file read: its size when the training started, so that every epoch
     /// reads the same data from a file that `datagen` is still appending to.
     sizes: Vec<u64>,
-    lambda: f32,
     base: Base,
-    /// One unit in this many is held out (0: none).
+    /// About one unit in this many is held out (0: none).
     valid_every: u64,
     valid_max: usize,
     /// Training units also yield their positions reflected left to right (see [`mirrored`]).
     mirror: bool,
+    /// See [`Options::min_ply`].
+    min_ply: u32,
 }
 
 /// `pos` reflected left to right, files a and h swapped, when it has no castling rights: then
@@ -368,20 +432,57 @@ struct Unit {
 
 impl Unit {
     fn push(&mut self, stream: &Stream, pos: &Position, score: f32, result: f32) {
-        self.data.push(pos, score, result, stream.lambda, stream.base);
+        self.data.push(pos, score, result, stream.base);
         if let Some(m) = mirrored(pos).filter(|_| stream.mirror) {
-            self.reflected.push(&m, score, result, stream.lambda, stream.base);
+            self.reflected.push(&m, score, result, stream.base);
         }
     }
 }
 
 impl Stream {
-    fn new(files: Vec<PathBuf>, lambda: f32, base: Base) -> Result<Stream, String> {
+    fn new(files: Vec<PathBuf>, base: Base) -> Result<Stream, String> {
         let sizes = files
             .iter()
             .map(|f| std::fs::metadata(f).map(|m| m.len()).map_err(|e| format!("{}: {e}", f.display())))
             .collect::<Result<_, _>>()?;
-        Ok(Stream { files, sizes, lambda, base, valid_every: VALID_EVERY, valid_max: VALID_MAX, mirror: false })
+        Ok(Stream { files, sizes, base, valid_every: VALID_EVERY, valid_max: VALID_MAX, mirror: false, min_ply: 0 })
+    }
+
+    /// Reads `path`'s first `size` bytes (all of it if compressed, through `xz -dc`) into `read`,
+    /// and then checks that `xz` ended well.
+    fn open(
+        path: &Path,
+        size: u64,
+        read: &mut dyn FnMut(&mut dyn BufRead) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let name = path.display();
+        if !path.to_string_lossy().ends_with(".xz") {
+            let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+            return read(&mut BufReader::with_capacity(1 << 20, file.take(size)));
+        }
+        let mut child = std::process::Command::new("xz")
+            .args(["-dc", "--"])
+            .arg(path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                format!("{name}: cannot run xz to decompress it ({e}); install xz, or decompress it first (xz -dk)")
+            })?;
+        let stdout = child.stdout.take().expect("piped");
+        let result = read(&mut BufReader::with_capacity(1 << 20, stdout));
+        // Stopped early (an error, or the trainer done with it): xz is not left running.
+        if result.is_err() {
+            let _ = child.kill();
+        }
+        let output = child.wait_with_output().map_err(|e| format!("{name}: xz: {e}"))?;
+        result?;
+        if !output.status.success() {
+            let why = String::from_utf8_lossy(&output.stderr);
+            return Err(format!("{name}: xz failed: {}", why.trim()));
+        }
+        Ok(())
     }
 
     /// Reads every file, handing each unit to `sink` with its part; returns the number of
@@ -390,12 +491,17 @@ impl Stream {
     /// it as a unit of their own.
     fn run(&self, mut sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<usize, String> {
         let (mut index, mut held, mut bad) = (0u64, 0usize, 0usize);
-        let mut emit = |unit: &mut Unit| -> Result<(), String> {
+        // `key`: what a game is (see `game_key`); blocks of positions go by their place.
+        let mut emit = |unit: &mut Unit, key: Option<u64>| -> Result<(), String> {
             if unit.data.len() == 0 {
                 return Ok(());
             }
             index += 1;
-            let valid = self.valid_every > 0 && index % self.valid_every == 0 && held < self.valid_max;
+            let chosen = match key {
+                Some(key) => self.valid_every > 0 && mix(key) % self.valid_every == 0,
+                None => self.valid_every > 0 && index % self.valid_every == 0,
+            };
+            let valid = chosen && held < self.valid_max;
             let part = if valid { Part::Valid } else { Part::Train };
             if valid {
                 held += unit.data.len();
@@ -411,70 +517,77 @@ impl Stream {
         let mut unit = Unit::default();
         let add_game = |unit: &mut Unit, game: &Game| {
             for ((pos, score), &(m, _)) in game.positions().zip(&game.moves) {
-                if !pos.in_check() && !m.is_capture() && !m.is_promotion() && i32::from(score).abs() < MATE_BOUND {
+                if game_ply(&pos) >= self.min_ply
+                    && !pos.in_check()
+                    && !m.is_capture()
+                    && !m.is_promotion()
+                    && i32::from(score).abs() < MATE_BOUND
+                {
                     unit.push(self, &pos, f32::from(score), game.wdl.white_score());
                 }
             }
         };
         for (path, &size) in self.files.iter().zip(&self.sizes) {
             let name = path.display();
-            let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-            let mut reader = BufReader::with_capacity(1 << 20, file.take(size));
-            match Format::of(&path.to_string_lossy()) {
-                Format::Text => {
-                    for line in reader.lines() {
-                        let line = line.map_err(|e| format!("{name}: {e}"))?;
-                        if line.trim().is_empty() {
-                            continue;
+            let plain = path.to_string_lossy();
+            let format = Format::of(plain.strip_suffix(".xz").unwrap_or(&plain));
+            Stream::open(path, size, &mut |reader| {
+                match format {
+                    Format::Text => {
+                        for line in reader.lines() {
+                            let line = line.map_err(|e| format!("{name}: {e}"))?;
+                            if line.trim().is_empty() {
+                                continue;
+                            }
+                            match packed::parse_text(&line) {
+                                Ok((pos, score, wdl)) => unit.push(self, &pos, f32::from(score), wdl.white_score()),
+                                Err(_) => bad += 1,
+                            }
+                            if unit.data.len() >= BLOCK {
+                                emit(&mut unit, None)?;
+                            }
                         }
-                        match packed::parse_text(&line) {
-                            Ok((pos, score, wdl)) => unit.push(self, &pos, f32::from(score), wdl.white_score()),
-                            Err(_) => bad += 1,
+                    }
+                    Format::Boards => loop {
+                        let mut board = [0u8; packed::BOARD_BYTES];
+                        match reader.read_exact(&mut board) {
+                            Ok(()) => {}
+                            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                            Err(e) => return Err(format!("{name}: {e}")),
                         }
+                        let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{name}: {e}"))?;
+                        unit.push(self, &pos, f32::from(score), wdl.white_score());
                         if unit.data.len() >= BLOCK {
-                            emit(&mut unit)?;
+                            emit(&mut unit, None)?;
+                        }
+                    },
+                    Format::Games => loop {
+                        match Game::read(&mut &mut *reader) {
+                            Ok(Some(game)) => {
+                                add_game(&mut unit, &game);
+                                emit(&mut unit, Some(game_key(&game)))?;
+                            }
+                            Ok(None) => break,
+                            // The game `datagen` was writing when the training started.
+                            Err(e) if e.starts_with(packed::TRUNCATED) => break,
+                            Err(e) => return Err(format!("{name}: {e}")),
+                        }
+                    },
+                    Format::Pgn => {
+                        let mut text = String::new();
+                        reader.read_to_string(&mut text).map_err(|e| format!("{name}: {e}"))?;
+                        for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
+                            let game = super::pgn::to_game(pgn).map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
+                            if let Some(game) = game {
+                                add_game(&mut unit, &game);
+                                emit(&mut unit, Some(game_key(&game)))?;
+                            }
                         }
                     }
                 }
-                Format::Boards => loop {
-                    let mut board = [0u8; packed::BOARD_BYTES];
-                    match reader.read_exact(&mut board) {
-                        Ok(()) => {}
-                        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                        Err(e) => return Err(format!("{name}: {e}")),
-                    }
-                    let (pos, score, wdl) = packed::unpack(&board).map_err(|e| format!("{name}: {e}"))?;
-                    unit.push(self, &pos, f32::from(score), wdl.white_score());
-                    if unit.data.len() >= BLOCK {
-                        emit(&mut unit)?;
-                    }
-                },
-                Format::Games => loop {
-                    match Game::read(&mut reader) {
-                        Ok(Some(game)) => {
-                            add_game(&mut unit, &game);
-                            emit(&mut unit)?;
-                        }
-                        Ok(None) => break,
-                        // The game `datagen` was writing when the training started.
-                        Err(e) if e.starts_with(packed::TRUNCATED) => break,
-                        Err(e) => return Err(format!("{name}: {e}")),
-                    }
-                },
-                Format::Pgn => {
-                    let mut text = String::new();
-                    reader.read_to_string(&mut text).map_err(|e| format!("{name}: {e}"))?;
-                    for (n, pgn) in super::pgn::read_games(&text).iter().enumerate() {
-                        let game = super::pgn::to_game(pgn).map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
-                        if let Some(game) = game {
-                            add_game(&mut unit, &game);
-                            emit(&mut unit)?;
-                        }
-                    }
-                }
-            }
-            // A file's last block is a unit of its own: units never span files.
-            emit(&mut unit)?;
+                // A file's last block is a unit of its own: units never span files.
+                emit(&mut unit, None)
+            })?;
         }
         Ok(bad)
     }
@@ -512,15 +625,16 @@ fn views(p: &Params, stm: Color, kings: [u8; 2]) -> (crate::nnue::View, crate::n
     (p.layout.view_at(stm, kings[stm.index()] as usize), p.layout.view_at(!stm, kings[(!stm).index()] as usize))
 }
 
-/// Forward and (with `grad`) backward pass of one sample; returns its squared error.
-fn step_sample(p: &Params, data: &Data, s: &Sample, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
+/// Forward and (with `grad`) backward pass of one sample, its target blended by `lambda`;
+/// returns its squared error.
+fn step_sample(p: &Params, data: &Data, s: &Sample, lambda: f32, grad: Option<&mut Params>, hidden: &mut [f32]) -> f32 {
     let h = p.hidden;
     let feats = data.features_of(s);
     let b = s.bucket as usize;
     let out = forward(p, feats, s.stm, s.kings, b, hidden) + s.base;
     let stretch = SCALE as f32 / WDL_SCALE;
     let pred = sigmoid(out * stretch);
-    let err = pred - s.target;
+    let err = pred - s.target(lambda);
     let Some(g) = grad else { return err * err };
     let d_out = 2.0 * err * pred * (1.0 - pred) * stretch;
     g.ob[b] += d_out;
@@ -580,8 +694,8 @@ impl Adam {
     }
 }
 
-/// Mean loss over every sample of `data`, over `threads` threads.
-fn mean_loss(p: &Params, data: &Data, threads: usize) -> f64 {
+/// Mean loss over every sample of `data` (targets blended by `lambda`), over `threads` threads.
+fn mean_loss(p: &Params, data: &Data, lambda: f32, threads: usize) -> f64 {
     let chunk = data.len().div_ceil(threads.max(1)).max(1);
     let total: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = data
@@ -590,7 +704,9 @@ fn mean_loss(p: &Params, data: &Data, threads: usize) -> f64 {
             .map(|part| {
                 s.spawn(move || {
                     let mut hidden = vec![0.0; 2 * p.hidden];
-                    part.iter().map(|sample| f64::from(step_sample(p, data, sample, None, &mut hidden))).sum::<f64>()
+                    part.iter()
+                        .map(|sample| f64::from(step_sample(p, data, sample, lambda, None, &mut hidden)))
+                        .sum::<f64>()
                 })
             })
             .collect();
@@ -645,7 +761,11 @@ impl<W: Write> Fit<'_, W> {
     /// Trains on `data` in the order `order` (indices of its samples), a mini-batch a step.
     fn train_on(&mut self, data: &Data, order: &[u32]) {
         let threads = self.grads.len();
+        let lambda = self.options.lambda;
         for batch in order.chunks(self.options.batch.max(1)) {
+            if self.options.schedule == Schedule::Cosine {
+                self.lr = cosine_lr(self.options, self.epoch, self.done as f64 / self.total.max(1) as f64);
+            }
             let chunk = batch.len().div_ceil(threads);
             let p_ref = &self.p;
             let losses: Vec<f64> = std::thread::scope(|s| {
@@ -658,7 +778,8 @@ impl<W: Write> Fit<'_, W> {
                             let mut hidden = vec![0.0; 2 * p_ref.hidden];
                             part.iter()
                                 .map(|&i| {
-                                    f64::from(step_sample(p_ref, data, &data.samples[i as usize], Some(g), &mut hidden))
+                                    let sample = &data.samples[i as usize];
+                                    f64::from(step_sample(p_ref, data, sample, lambda, Some(g), &mut hidden))
                                 })
                                 .sum::<f64>()
                         })
@@ -692,6 +813,13 @@ impl<W: Write> Fit<'_, W> {
     }
 }
 
+/// The cosine schedule's learning rate `progress` (0 to 1) into epoch `epoch` (from 1).
+fn cosine_lr(options: &Options, epoch: usize, progress: f64) -> f32 {
+    let run = ((epoch.max(1) - 1) as f64 + progress.clamp(0.0, 1.0)) / options.epochs.max(1) as f64;
+    let (start, end) = (f64::from(options.lr), f64::from(options.lr_end));
+    (end + (start - end) * 0.5 * (1.0 + (std::f64::consts::PI * run).cos())) as f32
+}
+
 /// Shuffles `0..n` with `rng`.
 fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -711,6 +839,9 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let files = data_files(&options.inputs)?;
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).chain(options.init.as_deref().map(Path::new)).collect();
     crate::files::check_output(Path::new(&options.out), &inputs)?;
+    // The run's settings and losses go beside the network, under its name and `.json`.
+    let record_path = PathBuf::from(format!("{}.json", options.out));
+    crate::files::check_output(&record_path, &inputs)?;
     // The starting network is read first: a wrong one is refused before the data is loaded.
     let p = match &options.init {
         None => Params::random(options.seed, options.hidden, options.layout),
@@ -740,7 +871,8 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             p.widened(options.hidden, options.seed)
         }
     };
-    let stream = Stream { mirror: options.mirror, ..Stream::new(files, options.lambda, options.base)? };
+    let stream =
+        Stream { mirror: options.mirror, min_ply: options.min_ply, ..Stream::new(files.clone(), options.base)? };
     // The first pass: the held-out games, the number of training positions, and those
     // positions themselves while they fit the cache.
     let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
@@ -800,11 +932,20 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     };
     let mut rng = Rng::new(options.seed | 1);
     let write = |p: &Params| crate::files::write_whole(Path::new(&options.out), &[], &quantise(p, options.base));
-    let mut best = (0, mean_loss(&fit.p, &valid, threads));
-    let _ = writeln!(fit.log, "epoch 0 validation loss {:.6}", best.1);
+    // Each epoch's validation loss (the run's own targets) and measure (the common ones).
+    let losses =
+        |p: &Params| (mean_loss(p, &valid, options.lambda, threads), mean_loss(p, &valid, MEASURE_LAMBDA, threads));
+    let mut record = Record::new(options, &stream, n, valid.len());
+    let (valid0, measure0) = losses(&fit.p);
+    let mut best = (0, measure0, valid0);
+    let _ = writeln!(fit.log, "epoch 0 validation loss {valid0:.6} measure {measure0:.6}");
+    record.epoch(0, options.lr, None, valid0, measure0, 0.0);
     write(&fit.p)?;
+    record.write(&record_path, &inputs, best)?;
     for epoch in 1..=options.epochs {
-        if options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1) {
+        if options.schedule == Schedule::Steps
+            && options.decay_at.iter().any(|&f| epoch == (f * options.epochs as f32).round() as usize + 1)
+        {
             fit.lr *= 0.3;
         }
         (fit.epoch, fit.epoch_start, fit.last_line, fit.done, fit.loss) =
@@ -842,25 +983,126 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
                 })?;
             }
         }
-        let valid_loss = mean_loss(&fit.p, &valid, threads);
+        let (valid_loss, measure) = losses(&fit.p);
+        let train_loss = fit.loss / fit.done.max(1) as f64;
         let _ = writeln!(
             fit.log,
-            "epoch {epoch} lr {:.6} train loss {:.6} validation loss {valid_loss:.6} ({:.1}s this epoch, {:.0}s in all)",
+            "epoch {epoch} lr {:.2e} train loss {train_loss:.6} validation loss {valid_loss:.6} measure {measure:.6} ({:.1}s this epoch, {:.0}s in all)",
             fit.lr,
-            fit.loss / fit.done.max(1) as f64,
             fit.epoch_start.elapsed().as_secs_f64(),
             started.elapsed().as_secs_f64()
         );
-        // The file always holds the best network so far, the starting one included: an
-        // interrupted run leaves it usable, and epochs that only fit the training games better
-        // are not kept.
-        if valid_loss < best.1 {
-            best = (epoch, valid_loss);
+        record.epoch(epoch, fit.lr, Some(train_loss), valid_loss, measure, started.elapsed().as_secs_f64());
+        // The file always holds the best network so far by the measure, the starting one
+        // included: an interrupted run leaves it usable, and epochs that only fit the training
+        // games better are not kept.
+        if measure < best.1 {
+            best = (epoch, measure, valid_loss);
             write(&fit.p)?;
         }
+        record.write(&record_path, &inputs, best)?;
     }
-    let _ = writeln!(fit.log, "network of epoch {} (validation loss {:.6}) written to {}", best.0, best.1, options.out);
+    let _ = writeln!(
+        fit.log,
+        "network of epoch {} (measure {:.6}, validation loss {:.6}) written to {}, the run's record to {}",
+        best.0,
+        best.1,
+        best.2,
+        options.out,
+        record_path.display()
+    );
     Ok(())
+}
+
+/// Quotes `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// What a run was (its settings and data) and how it went (each epoch's losses), written as
+/// JSON beside the network after every epoch, so the network can be made again and compared.
+struct Record {
+    head: String,
+    epochs: Vec<String>,
+}
+
+impl Record {
+    fn new(options: &Options, stream: &Stream, train: usize, held_out: usize) -> Record {
+        let files: Vec<String> = stream
+            .files
+            .iter()
+            .zip(&stream.sizes)
+            .map(|(f, size)| format!("{{\"file\": {}, \"bytes\": {size}}}", json_string(&f.to_string_lossy())))
+            .collect();
+        let schedule = match options.schedule {
+            Schedule::Cosine => format!("\"cosine\", \"lr_end\": {:e}", options.lr_end),
+            Schedule::Steps => {
+                format!("\"steps\", \"decay_at\": [{}, {}]", options.decay_at[0], options.decay_at[1])
+            }
+        };
+        let base = match options.base {
+            Base::None => "none",
+            Base::Psqt => "psqt",
+            Base::Hce => "hce",
+        };
+        let init = options.init.as_deref().map_or("null".to_string(), json_string);
+        let head = format!(
+            "  \"engine\": \"corvid {}\",\n  \"network\": {},\n  \"data\": [\n    {}\n  ],\n  \
+             \"positions\": {{\"train\": {train}, \"held_out\": {held_out}}},\n  \
+             \"settings\": {{\"epochs\": {}, \"batch\": {}, \"lr\": {:e}, \"schedule\": {schedule}, \
+             \"lambda\": {}, \"measure_lambda\": {MEASURE_LAMBDA}, \"min_ply\": {}, \"seed\": {}, \
+             \"threads\": {}, \"base\": \"{base}\", \"init\": {init}, \"hidden\": {}, \
+             \"king_buckets\": {{\"by_square\": {:?}, \"mirrored\": {}}}, \
+             \"mirror\": {}, \"valid_every\": {}, \"valid_max\": {}}}",
+            env!("CARGO_PKG_VERSION"),
+            json_string(&options.out),
+            files.join(",\n    "),
+            options.epochs,
+            options.batch,
+            options.lr,
+            options.lambda,
+            options.min_ply,
+            options.seed,
+            options.threads,
+            options.hidden,
+            options.layout.buckets,
+            options.layout.mirror,
+            options.mirror,
+            stream.valid_every,
+            stream.valid_max,
+        );
+        Record { head, epochs: Vec::new() }
+    }
+
+    fn epoch(&mut self, epoch: usize, lr: f32, train: Option<f64>, valid: f64, measure: f64, seconds: f64) {
+        let train = train.map_or("null".to_string(), |t| format!("{t:.6}"));
+        self.epochs.push(format!(
+            "{{\"epoch\": {epoch}, \"lr\": {lr:e}, \"train_loss\": {train}, \"validation_loss\": {valid:.6}, \
+             \"measure\": {measure:.6}, \"seconds\": {seconds:.1}}}"
+        ));
+    }
+
+    fn write(&self, path: &Path, inputs: &[&Path], best: (usize, f64, f64)) -> Result<(), String> {
+        let text = format!(
+            "{{\n{},\n  \"epochs\": [\n    {}\n  ],\n  \"kept\": {{\"epoch\": {}, \"measure\": {:.6}, \"validation_loss\": {:.6}}}\n}}\n",
+            self.head,
+            self.epochs.join(",\n    "),
+            best.0,
+            best.1,
+            best.2
+        );
+        crate::files::write_whole(path, inputs, text.as_bytes())
+    }
 }
 
 #[cfg(test)]
@@ -869,7 +1111,7 @@ mod tests {
 
     /// Everything a file holds, without a split: the data, each unit's size, the lines skipped.
     fn load_all(path: &Path) -> (Data, Vec<usize>, usize) {
-        let stream = Stream { valid_every: 0, ..Stream::new(vec![path.to_path_buf()], 0.75, Base::None).unwrap() };
+        let stream = Stream { valid_every: 0, ..Stream::new(vec![path.to_path_buf()], Base::None).unwrap() };
         let (mut data, mut units) = (Data::default(), Vec::new());
         let bad = stream
             .run(|part, unit| {
@@ -994,7 +1236,7 @@ mod tests {
         let (from_text, units, _) = load_all(&text);
         assert_eq!(units, vec![kept.len()], "text: one block");
         assert_eq!(from_text.features, from_games.features);
-        let targets = |d: &Data| d.samples.iter().map(|s| s.target).collect::<Vec<_>>();
+        let targets = |d: &Data| d.samples.iter().map(|s| s.target(0.75)).collect::<Vec<_>>();
         assert_eq!(targets(&from_text), targets(&from_games));
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -1072,7 +1314,7 @@ mod tests {
         let vf = dir.join("g.vf");
         std::fs::write(&vf, &bytes).unwrap();
         let split = |mirror: bool, valid_every: u64| {
-            split_of(&Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], 0.75, Base::Hce).unwrap() })
+            split_of(&Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], Base::Hce).unwrap() })
         };
         // Without a split: one reflection for each kept position without castling rights.
         let kept_without_castling: usize = games
@@ -1093,7 +1335,7 @@ mod tests {
         let (train, valid) = split(false, 4);
         let (train_m, valid_m) = split(true, 4);
         let key = |d: &Data| {
-            d.samples.iter().map(|s| (s.target.to_bits(), s.stm, s.len, s.base.to_bits())).collect::<Vec<_>>()
+            d.samples.iter().map(|s| (s.target(0.75).to_bits(), s.stm, s.len, s.base.to_bits())).collect::<Vec<_>>()
         };
         assert_eq!(key(&valid_m), key(&valid), "the held-out games stay as they are");
         assert!(train_m.len() > train.len());
@@ -1115,7 +1357,7 @@ mod tests {
     }
 
     #[test]
-    fn held_out_units_are_whole_games_spread_through_the_data() {
+    fn held_out_games_are_whole_and_chosen_by_what_they_are() {
         let dir = std::env::temp_dir().join(format!("corvid-train-units-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let games = random_games(120, 20, 77);
@@ -1134,25 +1376,67 @@ mod tests {
                 load_all(&path).0
             })
             .collect();
-        let split = |valid_max: usize| {
-            split_of(&Stream { valid_max, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() })
+        // About one game in ten held out (one in 50 in use: too few among 120 games), chosen by
+        // what each game is: those and no others, whole.
+        let split = |files: Vec<PathBuf>, valid_max: usize, min_ply: u32| {
+            split_of(&Stream { valid_max, valid_every: 10, min_ply, ..Stream::new(files, Base::None).unwrap() })
         };
-        let (train, valid) = split(VALID_MAX);
-        // Units 50 and 100 (1-based) are held out: games 49 and 99, whole.
+        let chosen: Vec<usize> = (0..games.len()).filter(|&g| mix(game_key(&games[g])) % 10 == 0).collect();
+        assert!((4..=30).contains(&chosen.len()), "{chosen:?}");
+        let (train, valid) = split(vec![vf.clone()], VALID_MAX, 0);
         let mut expected = Data::default();
-        expected.append(&per_game[49]);
-        expected.append(&per_game[99]);
-        assert!(expected.len() > 0);
+        chosen.iter().for_each(|&g| expected.append(&per_game[g]));
         assert_eq!(valid.features, expected.features);
         assert_eq!(train.len() + valid.len(), per_game.iter().map(Data::len).sum::<usize>());
+        // The same games wherever they lie: the file's games in reverse order, after another
+        // file of other games, hold out the same positions (in their new order).
+        let reversed = dir.join("reversed.vf");
+        let mut bytes_reversed = Vec::new();
+        games.iter().rev().for_each(|g| g.write(&mut bytes_reversed).unwrap());
+        std::fs::write(&reversed, &bytes_reversed).unwrap();
+        let others = dir.join("others.vf");
+        let mut other_bytes = Vec::new();
+        let other_games = random_games(60, 20, 78);
+        other_games.iter().for_each(|g| g.write(&mut other_bytes).unwrap());
+        std::fs::write(&others, &other_bytes).unwrap();
+        let (_, valid_elsewhere) = split(vec![others.clone(), reversed.clone()], VALID_MAX, 0);
+        let mut expected_elsewhere = Data::default();
+        for g in other_games.iter().filter(|g| mix(game_key(g)) % 10 == 0) {
+            let mut one = Vec::new();
+            g.write(&mut one).unwrap();
+            let path = dir.join("one.vf");
+            std::fs::write(&path, one).unwrap();
+            expected_elsewhere.append(&load_all(&path).0);
+        }
+        chosen.iter().rev().for_each(|&g| expected_elsewhere.append(&per_game[g]));
+        assert_eq!(valid_elsewhere.features, expected_elsewhere.features);
+        // `--min-ply` leaves out early positions, not games: the held-out games are the same,
+        // each without its first plies.
+        let (train_late, valid_late) = split(vec![vf.clone()], VALID_MAX, 12);
+        let late = |d: &Data| d.len();
+        assert!(late(&valid_late) < valid.len() && late(&valid_late) > 0);
+        let later_than_12: usize = chosen
+            .iter()
+            .map(|&g| {
+                games[g]
+                    .positions()
+                    .zip(&games[g].moves)
+                    .filter(|((p, _), (m, _))| {
+                        game_ply(p) >= 12 && !p.in_check() && !m.is_capture() && !m.is_promotion()
+                    })
+                    .count()
+            })
+            .sum();
+        assert_eq!(valid_late.len(), later_than_12);
+        assert!(train_late.len() < train.len());
         // The cap on held-out positions ends the split after the first game that reaches it.
-        let (train, valid) = split(1);
-        assert_eq!(valid.features, per_game[49].features);
+        let (train, valid) = split(vec![vf.clone()], 1, 0);
+        assert_eq!(valid.features, per_game[chosen[0]].features);
         assert_eq!(train.len() + valid.len(), per_game.iter().map(Data::len).sum::<usize>());
         // A file that datagen is still writing: the half-written game at its end is left out,
         // and what is appended after the training started is not read.
         let whole = load_all(&vf).0;
-        let stream = Stream { valid_every: 0, ..Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap() };
+        let stream = Stream { valid_every: 0, ..Stream::new(vec![vf.clone()], Base::None).unwrap() };
         let mut growing = bytes.clone();
         growing.extend_from_slice(&bytes[..70]);
         std::fs::write(&vf, &growing).unwrap();
@@ -1171,8 +1455,40 @@ mod tests {
         let mut broken = bytes.clone();
         broken[40] ^= 0x3f;
         std::fs::write(&vf, &broken).unwrap();
-        let err = Stream::new(vec![vf.clone()], 0.75, Base::None).unwrap().run(|_, _| Ok(())).unwrap_err();
+        let err = Stream::new(vec![vf.clone()], Base::None).unwrap().run(|_, _| Ok(())).unwrap_err();
         assert!(err.contains("g.vf"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn compressed_files_read_as_the_plain_ones() {
+        let dir = std::env::temp_dir().join(format!("corvid-train-xz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = random_games(30, 40, 5);
+        let mut bytes = Vec::new();
+        games.iter().for_each(|g| g.write(&mut bytes).unwrap());
+        let vf = dir.join("g.vf");
+        std::fs::write(&vf, &bytes).unwrap();
+        let status = std::process::Command::new("xz").args(["-k", "-z"]).arg(&vf).status();
+        assert!(status.is_ok_and(|s| s.success()), "xz is needed to make the test's file");
+        let xz = dir.join("g.vf.xz");
+        let (plain, plain_units, _) = load_all(&vf);
+        let (unpacked, units, _) = load_all(&xz);
+        assert!(plain.len() > 100);
+        assert_eq!(units, plain_units);
+        assert_eq!(unpacked.features, plain.features);
+        // A directory lists the compressed file as data.
+        std::fs::remove_file(&vf).unwrap();
+        let files = data_files(&[dir.to_string_lossy().into_owned()]).unwrap();
+        assert_eq!(files, vec![xz.clone()]);
+        // A damaged one is an error that names it, not a short read taken for the whole.
+        let mut damaged = std::fs::read(&xz).unwrap();
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 0x55;
+        std::fs::write(&xz, &damaged).unwrap();
+        let stream = Stream { valid_every: 0, ..Stream::new(vec![xz.clone()], Base::None).unwrap() };
+        let err = stream.run(|_, _| Ok(())).unwrap_err();
+        assert!(err.contains("g.vf.xz"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -1207,13 +1523,18 @@ mod tests {
         String::from_utf8(log).unwrap()
     }
 
-    /// The validation losses of a training log, epoch 0 first.
-    fn validation_losses(log: &str) -> Vec<f64> {
+    /// The values after `what` on each epoch line of a training log, epoch 0 first.
+    fn epoch_values(log: &str, what: &str) -> Vec<f64> {
         log.lines()
             .filter(|l| l.starts_with("epoch "))
-            .filter_map(|l| l.split("validation loss ").nth(1))
+            .filter_map(|l| l.split(what).nth(1))
             .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
             .collect()
+    }
+
+    /// The validation losses of a training log, epoch 0 first.
+    fn validation_losses(log: &str) -> Vec<f64> {
+        epoch_values(log, "validation loss ")
     }
 
     #[test]
@@ -1272,6 +1593,61 @@ mod tests {
     }
 
     #[test]
+    fn the_measure_is_one_scale_and_the_learning_rate_falls_to_its_end() {
+        let path = std::env::temp_dir().join(format!("corvid-measure-{}.txt", std::process::id()));
+        let out = std::env::temp_dir().join(format!("corvid-measure-{}.nnue", std::process::id()));
+        std::fs::write(&path, labelled_lines(14_000).join("\n")).unwrap();
+        let options = Options {
+            epochs: 4,
+            batch: 64,
+            lr: 0.002,
+            lr_end: 2e-5,
+            threads: 2,
+            seed: 8,
+            hidden: 32,
+            ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
+        };
+        // The same network on the same held-out positions: the same measure whatever the run's
+        // lambda, where the loss on the run's own targets differs.
+        let (high, low) =
+            (run(&Options { lambda: 0.9, ..options.clone() }), run(&Options { lambda: 0.1, ..options.clone() }));
+        let measure = |log: &str| epoch_values(log, "measure ")[0];
+        assert_eq!(measure(&high), measure(&low), "{high}\n{low}");
+        assert_ne!(validation_losses(&high)[0], validation_losses(&low)[0]);
+        // Cosine: the rate falls every epoch and ends at --lr-end; steps: cut by 0.3 twice.
+        let rates = epoch_values(&low, " lr ");
+        assert_eq!(rates.len(), 4, "{low}");
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "{low}");
+        assert!((rates[3] - 2e-5).abs() < 1e-6, "{low}");
+        let steps = run(&Options { schedule: Schedule::Steps, epochs: 8, ..options.clone() });
+        let rates = epoch_values(&steps, " lr ");
+        let cuts: Vec<f64> = rates.windows(2).map(|w| w[1] / w[0]).filter(|r| (r - 1.0).abs() > 1e-3).collect();
+        assert_eq!(cuts.len(), 2, "{steps}");
+        assert!(cuts.iter().all(|r| (r - 0.3).abs() < 1e-3), "{steps}");
+        // The record beside the network: the settings and every epoch, as JSON.
+        let record = std::fs::read_to_string(format!("{}.json", options.out)).unwrap();
+        for wanted in ["\"schedule\": \"steps\"", "\"measure_lambda\": 0.5", "\"min_ply\": 0", "\"kept\": {\"epoch\": "]
+        {
+            assert!(record.contains(wanted), "{wanted} in {record}");
+        }
+        assert_eq!(record.matches("\"measure\": ").count(), 9 + 1, "epochs 0-8 and the kept one: {record}");
+        let depth = record.chars().try_fold(0i32, |d, c| {
+            let d = d + i32::from(c == '{' || c == '[') - i32::from(c == '}' || c == ']');
+            (d >= 0).then_some(d)
+        });
+        assert_eq!(depth, Some(0), "balanced: {record}");
+        // The record may not overwrite an input either.
+        let onto_data = Options { out: path.to_string_lossy().trim_end_matches(".txt").to_string(), ..options.clone() };
+        let renamed = format!("{}.json", onto_data.out);
+        std::fs::copy(&path, &renamed).unwrap();
+        let err = train(&Options { inputs: vec![renamed.clone()], ..onto_data }, &mut Vec::new()).unwrap_err();
+        assert!(err.contains("both an input"), "{err}");
+        for f in [path.to_string_lossy().into_owned(), renamed, options.out.clone(), format!("{}.json", options.out)] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
+    #[test]
     fn training_fits_a_material_signal() {
         let path = std::env::temp_dir().join(format!("corvid-train-{}.txt", std::process::id()));
         let out = std::env::temp_dir().join(format!("corvid-train-{}.nnue", std::process::id()));
@@ -1292,9 +1668,11 @@ mod tests {
         assert!(log.contains("(1 lines skipped)"), "{log}");
         assert_eq!(losses.len(), 13, "{log}");
         assert!(losses[12] < losses[0] * 0.25, "{log}");
-        // The file holds the epoch with the lowest validation loss.
-        let best = losses.iter().copied().fold(f64::MAX, f64::min);
-        assert!(log.contains(&format!("(validation loss {best:.6}) written")), "{log}");
+        // The file holds the epoch with the lowest measure.
+        let measures = epoch_values(&log, "measure ");
+        assert_eq!(measures.len(), 13, "{log}");
+        let best = measures.iter().copied().fold(f64::MAX, f64::min);
+        assert!(log.contains(&format!("(measure {best:.6}, validation")), "{log}");
         // Fresh positions (the walks go on past the training ones): a side a minor piece or more
         // ahead must be seen ahead.
         let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
@@ -1324,11 +1702,7 @@ mod tests {
             ..options.clone()
         };
         let log = run(&again);
-        let start: f64 = log
-            .lines()
-            .find_map(|l| l.strip_prefix("epoch 0 validation loss "))
-            .map(|v| v.trim().parse().unwrap())
-            .unwrap_or_else(|| panic!("{log}"));
+        let start = *epoch_values(&log, "measure ").first().unwrap_or_else(|| panic!("{log}"));
         assert!((start - best).abs() <= best * 0.1, "started at {start}, the best epoch had {best}\n{log}");
         // A step so large that every epoch is worse than the start: the starting network is
         // what comes out, byte for byte.
@@ -1340,7 +1714,7 @@ mod tests {
         if HIDDEN <= 128 {
             let log = run(&Options { hidden: 2 * HIDDEN, epochs: 1, ..again.clone() });
             assert!(log.contains("widened from"), "{log}");
-            assert_eq!(validation_losses(&log)[0], start, "{log}");
+            assert_eq!(epoch_values(&log, "measure ")[0], start, "{log}");
         }
         // Bucketed without mirroring (four buckets by pairs of ranks), the plain network's
         // weights shared by every bucket: the same function, the same loss.
@@ -1348,7 +1722,7 @@ mod tests {
         by_ranks.buckets.iter_mut().enumerate().for_each(|(sq, b)| *b = (sq / 16) as u8);
         let log = run(&Options { layout: by_ranks, epochs: 1, ..again.clone() });
         assert!(log.contains("the factoriser"), "{log}");
-        assert!((validation_losses(&log)[0] - start).abs() < 1e-6, "{log}");
+        assert!((epoch_values(&log, "measure ")[0] - start).abs() < 1e-6, "{log}");
         // A bucketed network does not start a network of other buckets.
         let four = Options { layout: Layout::named("4").unwrap(), init: Some(options.out.clone()), ..again.clone() };
         train(&four, &mut Vec::new()).unwrap();
