@@ -1,0 +1,98 @@
+//! The record of a run written beside its network.
+
+use std::path::Path;
+
+use super::data::Stream;
+use super::{Options, Schedule, MEASURE_LAMBDA};
+use crate::nnue::Base;
+
+/// Quotes `text` as a JSON string.
+pub(super) fn json_string(text: &str) -> String {
+    let mut out = String::from('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// What a run was (its settings and data) and how it went (each epoch's losses), written as
+/// JSON beside the network after every epoch, so the network can be made again and compared.
+pub(super) struct Record {
+    pub(super) head: String,
+    pub(super) epochs: Vec<String>,
+}
+
+impl Record {
+    pub(super) fn new(options: &Options, stream: &Stream, train: usize, held_out: usize) -> Record {
+        let files: Vec<String> = stream
+            .files
+            .iter()
+            .zip(&stream.sizes)
+            .map(|(f, size)| format!("{{\"file\": {}, \"bytes\": {size}}}", json_string(&f.to_string_lossy())))
+            .collect();
+        let schedule = match options.schedule {
+            Schedule::Cosine => format!("\"cosine\", \"lr_end\": {:e}", options.lr_end),
+            Schedule::Steps => {
+                format!("\"steps\", \"decay_at\": [{}, {}]", options.decay_at[0], options.decay_at[1])
+            }
+        };
+        let base = match options.base {
+            Base::None => "none",
+            Base::Psqt => "psqt",
+            Base::Hce => "hce",
+        };
+        let init = options.init.as_deref().map_or("null".to_string(), json_string);
+        let head = format!(
+            "  \"engine\": \"corvid {}\",\n  \"network\": {},\n  \"data\": [\n    {}\n  ],\n  \
+             \"positions\": {{\"train\": {train}, \"held_out\": {held_out}}},\n  \
+             \"settings\": {{\"epochs\": {}, \"batch\": {}, \"lr\": {:e}, \"schedule\": {schedule}, \
+             \"lambda\": {}, \"measure_lambda\": {MEASURE_LAMBDA}, \"min_ply\": {}, \"seed\": {}, \
+             \"threads\": {}, \"base\": \"{base}\", \"init\": {init}, \"hidden\": {}, \
+             \"king_buckets\": {{\"by_square\": {:?}, \"mirrored\": {}}}, \
+             \"mirror\": {}, \"valid_every\": {}, \"valid_max\": {}}}",
+            env!("CARGO_PKG_VERSION"),
+            json_string(&options.out),
+            files.join(",\n    "),
+            options.epochs,
+            options.batch,
+            options.lr,
+            options.lambda,
+            options.min_ply,
+            options.seed,
+            options.threads,
+            options.hidden,
+            options.layout.buckets,
+            options.layout.mirror,
+            options.mirror,
+            stream.valid_every,
+            stream.valid_max,
+        );
+        Record { head, epochs: Vec::new() }
+    }
+
+    pub(super) fn epoch(&mut self, epoch: usize, lr: f32, train: Option<f64>, valid: f64, measure: f64, seconds: f64) {
+        let train = train.map_or("null".to_string(), |t| format!("{t:.6}"));
+        self.epochs.push(format!(
+            "{{\"epoch\": {epoch}, \"lr\": {lr:e}, \"train_loss\": {train}, \"validation_loss\": {valid:.6}, \
+             \"measure\": {measure:.6}, \"seconds\": {seconds:.1}}}"
+        ));
+    }
+
+    pub(super) fn write(&self, path: &Path, inputs: &[&Path], best: (usize, f64, f64)) -> Result<(), String> {
+        let text = format!(
+            "{{\n{},\n  \"epochs\": [\n    {}\n  ],\n  \"kept\": {{\"epoch\": {}, \"measure\": {:.6}, \"validation_loss\": {:.6}}}\n}}\n",
+            self.head,
+            self.epochs.join(",\n    "),
+            best.0,
+            best.1,
+            best.2
+        );
+        crate::files::write_whole(path, inputs, text.as_bytes())
+    }
+}
