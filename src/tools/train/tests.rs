@@ -25,6 +25,21 @@ fn load_all(path: &Path) -> (Data, Vec<usize>, usize) {
     (data, units, bad)
 }
 
+/// Writes `games` to `path` as viriformat; returns the bytes.
+fn write_games<'a>(path: &Path, games: impl IntoIterator<Item = &'a Game>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    games.into_iter().for_each(|g| g.write(&mut bytes).unwrap());
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
+/// What the stream without a split reads of `game` alone (a file of its own in `dir`).
+fn game_data(dir: &Path, game: &Game) -> Data {
+    let path = dir.join("one.vf");
+    write_games(&path, [game]);
+    load_all(&path).0
+}
+
 fn features(pos: &Position) -> Vec<u16> {
     let mut out = Vec::new();
     push_features(pos, &mut out);
@@ -124,10 +139,8 @@ fn games_boards_and_text_load_alike() {
         }
         games.push(Game { start, wdl: packed::Wdl::Draw, moves });
     }
-    let mut bytes = Vec::new();
-    games.iter().for_each(|g| g.write(&mut bytes).unwrap());
     let vf = dir.join("d.vf");
-    std::fs::write(&vf, &bytes).unwrap();
+    write_games(&vf, &games);
     let text = dir.join("d.txt");
     std::fs::write(&text, kept.join("\n") + "\n").unwrap();
     let (from_games, units, bad) = load_all(&vf);
@@ -210,10 +223,8 @@ fn reflections_are_trained_on_and_never_held_out() {
     let dir = std::env::temp_dir().join(format!("corvid-train-mirror-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = random_games(100, 60, 31);
-    let mut bytes = Vec::new();
-    games.iter().for_each(|g| g.write(&mut bytes).unwrap());
     let vf = dir.join("g.vf");
-    std::fs::write(&vf, &bytes).unwrap();
+    write_games(&vf, &games);
     let split = |mirror: bool, valid_every: u64| {
         split_of(&Stream { mirror, valid_every, ..Stream::new(vec![vf.clone()], Base::Hce).unwrap() })
     };
@@ -262,21 +273,10 @@ fn held_out_games_are_whole_and_chosen_by_what_they_are() {
     let dir = std::env::temp_dir().join(format!("corvid-train-units-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = random_games(120, 20, 77);
-    let mut bytes = Vec::new();
-    games.iter().for_each(|g| g.write(&mut bytes).unwrap());
     let vf = dir.join("g.vf");
-    std::fs::write(&vf, &bytes).unwrap();
+    let bytes = write_games(&vf, &games);
     // Each game alone, as the stream without a split reads it.
-    let per_game: Vec<Data> = games
-        .iter()
-        .map(|g| {
-            let mut one = Vec::new();
-            g.write(&mut one).unwrap();
-            let path = dir.join("one.vf");
-            std::fs::write(&path, one).unwrap();
-            load_all(&path).0
-        })
-        .collect();
+    let per_game: Vec<Data> = games.iter().map(|g| game_data(&dir, g)).collect();
     // About one game in ten held out (one in 50 in use: too few among 120 games), chosen by
     // what each game is: those and no others, whole.
     let split = |files: Vec<PathBuf>, valid_max: usize, min_ply: u32| {
@@ -292,22 +292,14 @@ fn held_out_games_are_whole_and_chosen_by_what_they_are() {
     // The same games wherever they lie: the file's games in reverse order, after another
     // file of other games, hold out the same positions (in their new order).
     let reversed = dir.join("reversed.vf");
-    let mut bytes_reversed = Vec::new();
-    games.iter().rev().for_each(|g| g.write(&mut bytes_reversed).unwrap());
-    std::fs::write(&reversed, &bytes_reversed).unwrap();
+    write_games(&reversed, games.iter().rev());
     let others = dir.join("others.vf");
-    let mut other_bytes = Vec::new();
     let other_games = random_games(60, 20, 78);
-    other_games.iter().for_each(|g| g.write(&mut other_bytes).unwrap());
-    std::fs::write(&others, &other_bytes).unwrap();
+    write_games(&others, &other_games);
     let (_, valid_elsewhere) = split(vec![others.clone(), reversed.clone()], VALID_MAX, 0);
     let mut expected_elsewhere = Data::default();
     for g in other_games.iter().filter(|g| mix(game_key(g)) % 10 == 0) {
-        let mut one = Vec::new();
-        g.write(&mut one).unwrap();
-        let path = dir.join("one.vf");
-        std::fs::write(&path, one).unwrap();
-        expected_elsewhere.append(&load_all(&path).0);
+        expected_elsewhere.append(&game_data(&dir, g));
     }
     chosen.iter().rev().for_each(|&g| expected_elsewhere.append(&per_game[g]));
     assert_eq!(valid_elsewhere.features, expected_elsewhere.features);
@@ -364,10 +356,8 @@ fn compressed_files_read_as_the_plain_ones() {
     let dir = std::env::temp_dir().join(format!("corvid-train-xz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = random_games(30, 40, 5);
-    let mut bytes = Vec::new();
-    games.iter().for_each(|g| g.write(&mut bytes).unwrap());
     let vf = dir.join("g.vf");
-    std::fs::write(&vf, &bytes).unwrap();
+    write_games(&vf, &games);
     let status = std::process::Command::new("xz").args(["-k", "-z"]).arg(&vf).status();
     assert!(status.is_ok_and(|s| s.success()), "xz is needed to make the test's file");
     let xz = dir.join("g.vf.xz");
