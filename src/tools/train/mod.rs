@@ -35,7 +35,7 @@ use std::time::Instant;
 use crate::nnue::{Base, Layout, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS};
 use crate::rng::Rng;
 use data::{data_files, Data, Part, Stream};
-use model::{mean_loss, quantise, step_sample, Adam, Params};
+use model::{mean_losses, quantise, step_sample, Adam, Params};
 use record::Record;
 
 /// Positions in a unit of data without games (text, marlinformat boards).
@@ -321,8 +321,10 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let mut rng = Rng::new(options.seed | 1);
     let write = |p: &Params| crate::files::write_whole(Path::new(&options.out), &[], &quantise(p, options.base));
     // Each epoch's validation loss (the run's own targets) and measure (the common ones).
-    let losses =
-        |p: &Params| (mean_loss(p, &valid, options.lambda, threads), mean_loss(p, &valid, MEASURE_LAMBDA, threads));
+    let losses = |p: &Params| {
+        let [own, measure] = mean_losses(p, &valid, [options.lambda, MEASURE_LAMBDA], threads);
+        (own, measure)
+    };
     let mut record = Record::new(options, &stream, n, valid.len());
     let (valid0, measure0) = losses(&fit.p);
     let mut best = (0, measure0, valid0);

@@ -160,6 +160,13 @@ pub(super) fn views(p: &Params, stm: Color, kings: [u8; 2]) -> (crate::nnue::Vie
 
 /// Forward and (with `grad`) backward pass of one sample, its target blended by `lambda`;
 /// returns its squared error.
+/// The network's output for `s` as a win probability (the base's value added); leaves the
+/// accumulators in `hidden` as [`forward`] does.
+fn prediction(p: &Params, data: &Data, s: &Sample, hidden: &mut [f32]) -> f32 {
+    let out = forward(p, data.features_of(s), s.stm, s.kings, s.bucket as usize, hidden) + s.base;
+    sigmoid(out * SCALE as f32 / WDL_SCALE)
+}
+
 pub(super) fn step_sample(
     p: &Params,
     data: &Data,
@@ -171,9 +178,8 @@ pub(super) fn step_sample(
     let h = p.hidden;
     let feats = data.features_of(s);
     let b = s.bucket as usize;
-    let out = forward(p, feats, s.stm, s.kings, b, hidden) + s.base;
     let stretch = SCALE as f32 / WDL_SCALE;
-    let pred = sigmoid(out * stretch);
+    let pred = prediction(p, data, s, hidden);
     let err = pred - s.target(lambda);
     let Some(g) = grad else { return err * err };
     let d_out = 2.0 * err * pred * (1.0 - pred) * stretch;
@@ -234,25 +240,36 @@ impl Adam {
     }
 }
 
-/// Mean loss over every sample of `data` (targets blended by `lambda`), over `threads` threads.
-pub(super) fn mean_loss(p: &Params, data: &Data, lambda: f32, threads: usize) -> f64 {
+/// The mean loss over every sample of `data` with the targets of each of `lambdas` (the search
+/// score's weight), over `threads` threads, from one forward pass a sample.
+pub(super) fn mean_losses<const N: usize>(p: &Params, data: &Data, lambdas: [f32; N], threads: usize) -> [f64; N] {
     let chunk = data.len().div_ceil(threads.max(1)).max(1);
-    let total: f64 = std::thread::scope(|s| {
+    let totals: [f64; N] = std::thread::scope(|s| {
         let handles: Vec<_> = data
             .samples
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
                     let mut hidden = vec![0.0; 2 * p.hidden];
-                    part.iter()
-                        .map(|sample| f64::from(step_sample(p, data, sample, lambda, None, &mut hidden)))
-                        .sum::<f64>()
+                    let mut sums = [0.0f64; N];
+                    for sample in part {
+                        let pred = prediction(p, data, sample, &mut hidden);
+                        for (sum, &lambda) in sums.iter_mut().zip(&lambdas) {
+                            let err = pred - sample.target(lambda);
+                            *sum += f64::from(err * err);
+                        }
+                    }
+                    sums
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+        handles.into_iter().fold([0.0; N], |mut all, h| {
+            let part = h.join().unwrap_or([0.0; N]);
+            all.iter_mut().zip(part).for_each(|(a, b)| *a += b);
+            all
+        })
     });
-    total / data.len().max(1) as f64
+    totals.map(|t| t / data.len().max(1) as f64)
 }
 
 /// The quantised network file of `p`.
