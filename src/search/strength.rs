@@ -1,7 +1,7 @@
 //! Playing strength below the full one (`UCI_LimitStrength` with `UCI_Elo`, `corvid play --elo`).
 //!
 //! A level is a weaker *search*, not a strong search spoiled by random blunders: it looks at few
-//! positions (a node budget, from 50 a move at the bottom of the scale to 1.5 M at 2,500) and it
+//! positions (a node budget, from 50 a move at the bottom of the scale to 150,000 at 2,500) and it
 //! misjudges them (every static evaluation is off by a pseudo-random error, the same for the
 //! same position all game long, larger the lower the level). A low level therefore sees one or
 //! two moves ahead and values positions roughly, and misses what lies deeper, as a beginner
@@ -20,13 +20,14 @@ pub const MAX_ELO: u32 = 2600;
 
 /// Levels between which the others are interpolated: Elo, node budget (interpolated on a log
 /// scale), evaluation error's amplitude in centipawns. 1,500, 2,000 and 2,500 were fitted by
-/// matches against Stockfish 15.1 at the same `UCI_Elo` (`docs/strength.md`); 1,000 lies below
-/// Stockfish's lowest level (1,320) and is extrapolated.
+/// matches against Stockfish 15.1 at the same `UCI_Elo` (`docs/strength.md`, refitted on
+/// 2026-11-27 for the search of issues 34 and 45); 1,000 lies below Stockfish's lowest level
+/// (1,320) and is extrapolated.
 const ANCHORS: [(u32, f64, f64); 5] = [
     (MIN_ELO, 50.0, 180.0),
     (1500, 600.0, 110.0),
-    (2000, 12_000.0, 40.0),
-    (2500, 1_500_000.0, 2.0),
+    (2000, 8_000.0, 40.0),
+    (2500, 150_000.0, 8.0),
     (MAX_ELO, 2_400_000.0, 0.0),
 ];
 
@@ -94,9 +95,9 @@ mod tests {
         }
         // The fitted levels are what the table says.
         assert_eq!(Weakness::at(1500, 1), Weakness { nodes: Some(600), noise: 110, seed: 1 });
-        assert_eq!(Weakness::at(2000, 1), Weakness { nodes: Some(12_000), noise: 40, seed: 1 });
-        assert_eq!(Weakness::at(2500, 1), Weakness { nodes: Some(1_500_000), noise: 2, seed: 1 });
-        assert_eq!(Weakness::at(1750, 1).nodes, Some(2683), "halfway, on a log scale");
+        assert_eq!(Weakness::at(2000, 1), Weakness { nodes: Some(8_000), noise: 40, seed: 1 });
+        assert_eq!(Weakness::at(2500, 1), Weakness { nodes: Some(150_000), noise: 8, seed: 1 });
+        assert_eq!(Weakness::at(1750, 1).nodes, Some(2191), "halfway, on a log scale");
         assert_eq!(Weakness::at(MAX_ELO, 1), Weakness::default());
         assert_eq!(Weakness::at(5000, 1), Weakness::default());
         assert_eq!(Weakness::at(0, 1), Weakness::at(MIN_ELO, 1));
