@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Corvid's perft against the anchors of ../shared/tools/perft-anchors, side by side.
 
-    docs/scripts/perft_anchors.py CORVID ANCHOR_DIR [ROUNDS]
+    docs/scripts/perft_anchors.py CORVID ANCHOR_DIR [ROUNDS] [STOCKFISH]
 
 Single thread, no hash, bulk counting, the five standard positions at the issue's depths. Each
 round runs every program on every position, the programs alternating; each run is timed as a
 whole process (start-up included, as the anchors' README measured). Prints each program's median
-in million leaves a second, the geometric mean, and Corvid's ratio to the fastest anchor.
+in million leaves a second, the geometric mean, and Corvid's ratio to the fastest anchor, then
+each median's spread (the slowest and fastest round, in percent of the median). STOCKFISH, a
+path, adds Stockfish's `go perft` (a reference, not an anchor: fed its commands on stdin).
 """
 import math
 import statistics
@@ -23,25 +25,34 @@ POSITIONS = [
 ]
 
 
-def commands(corvid, anchors):
-    return {
-        "Corvid": lambda fen, d: [corvid, "perft", str(d), fen],
-        "ellxor": lambda fen, d: [f"{anchors}/ellxor", fen, str(d)],
-        "MPerft": lambda fen, d: [f"{anchors}/mperft", "--bulk", "--depth", str(d), "--fen", fen],
+def commands(corvid, anchors, stockfish):
+    """Each program's command line and standard input for a position and depth."""
+    programs = {
+        "Corvid": lambda fen, d: ([corvid, "perft", str(d), fen], None),
+        "ellxor": lambda fen, d: ([f"{anchors}/ellxor", fen, str(d)], None),
+        "MPerft": lambda fen, d: ([f"{anchors}/mperft", "--bulk", "--depth", str(d), "--fen", fen], None),
     }
+    if stockfish:
+        programs["Stockfish"] = lambda fen, d: ([stockfish], f"position fen {fen}\ngo perft {d}\nquit\n")
+    return programs
+
+
+ANCHORS = ("ellxor", "MPerft")
 
 
 def main():
     corvid, anchors = sys.argv[1], sys.argv[2]
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    programs = commands(corvid, anchors)
+    stockfish = sys.argv[4] if len(sys.argv) > 4 else None
+    programs = commands(corvid, anchors, stockfish)
     speeds = {(p, name): [] for p in programs for name, *_ in POSITIONS}
     for r in range(rounds):
         order = list(programs) if r % 2 == 0 else list(reversed(programs))
         for name, fen, depth, leaves in POSITIONS:
             for program in order:
                 start = time.perf_counter()
-                out = subprocess.run(programs[program](fen, depth), capture_output=True, text=True, check=True)
+                argv, stdin = programs[program](fen, depth)
+                out = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=True)
                 secs = time.perf_counter() - start
                 if str(leaves) not in out.stdout.replace(",", ""):
                     sys.exit(f"{program} on {name}: no count of {leaves} in its output:\n{out.stdout}")
@@ -53,12 +64,21 @@ def main():
         med = {p: statistics.median(speeds[(p, name)]) for p in programs}
         for p in programs:
             logs[p] += math.log(med[p])
-        best = max(v for p, v in med.items() if p != "Corvid")
+        best = max(med[p] for p in ANCHORS)
         print(f"{name + ', ' + str(depth):<12}" + "".join(f"{med[p]:>10.1f}" for p in programs)
               + f"{med['Corvid'] / best:>22.3f}")
     geo = {p: math.exp(logs[p] / len(POSITIONS)) for p in programs}
-    best = max(v for p, v in geo.items() if p != "Corvid")
+    best = max(geo[p] for p in ANCHORS)
     print(f"{'geo. mean':<12}" + "".join(f"{geo[p]:>10.1f}" for p in programs) + f"{geo['Corvid'] / best:>22.3f}")
+    print("spread: slowest and fastest round against the median, percent")
+    print(f"{'position':<12}" + "".join(f"{p:>12}" for p in programs))
+    for name, _, depth, _ in POSITIONS:
+        cells = []
+        for p in programs:
+            runs = speeds[(p, name)]
+            med = statistics.median(runs)
+            cells.append(f"{(min(runs) / med - 1) * 100:+.1f}/{(max(runs) / med - 1) * 100:+.1f}")
+        print(f"{name + ', ' + str(depth):<12}" + "".join(f"{c:>12}" for c in cells))
 
 
 main()
