@@ -3,9 +3,8 @@
 `-pgnout ... timeleft=true latency=true` (move comments such as "{+0.31/14 0.212s, tl=3.938s,
 latency=0.001s, n=98614}"). For each engine: games, games lost on time, the least clock left
 after a move (anywhere, and at the last move before a repeating control's time is added: the
-runner counts the engine's own moves, after the opening's), the
-median and least clock left at the game's end, and the runner's delay a move (median, 99th
-percentile, worst).
+runner counts the engine's own moves, after the opening's), the median and least clock left at
+the game's end, and the runner's delay a move (median, 99th percentile, worst).
 
 usage: clock_margin.py GAMES.pgn [GAMES.pgn ...]
 """
