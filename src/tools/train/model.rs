@@ -158,8 +158,6 @@ pub(super) fn views(p: &Params, stm: Color, kings: [u8; 2]) -> (crate::nnue::Vie
     (p.layout.view_at(stm, kings[stm.index()] as usize), p.layout.view_at(!stm, kings[(!stm).index()] as usize))
 }
 
-/// Forward and (with `grad`) backward pass of one sample, its target blended by `lambda`;
-/// returns its squared error.
 /// The network's output for `s` as a win probability (the base's value added); leaves the
 /// accumulators in `hidden` as [`forward`] does.
 fn prediction(p: &Params, data: &Data, s: &Sample, hidden: &mut [f32]) -> f32 {
@@ -167,6 +165,8 @@ fn prediction(p: &Params, data: &Data, s: &Sample, hidden: &mut [f32]) -> f32 {
     sigmoid(out * SCALE as f32 / WDL_SCALE)
 }
 
+/// Forward and (with `grad`) backward pass of one sample, its target blended by `lambda`;
+/// returns its squared error.
 pub(super) fn step_sample(
     p: &Params,
     data: &Data,
