@@ -324,6 +324,37 @@ impl Position {
             | (rook_attacks(sq, occupied) & orth)
     }
 
+    /// Every square a piece of `by` attacks (or defends) on this board.
+    pub fn attacks_by(&self, by: Color) -> Bitboard {
+        self.attack_levels(by)[3]
+    }
+
+    /// The squares `by` attacks, by rising class of attacker: `[0]` by its pawns, `[1]` by its
+    /// pawns and minor pieces, `[2]` by those and its rooks, `[3]` by every piece, king and queens
+    /// included. A piece standing on `[0]`, `[1]` or `[2]` (a minor, a rook, a queen) is attacked
+    /// by something worth less.
+    pub fn attack_levels(&self, by: Color) -> [Bitboard; 4] {
+        let occupied = self.occupied();
+        let pawns = self.colored_pieces(by, PieceType::Pawn).forward(by);
+        let by_pawns = pawns.west() | pawns.east();
+        let mut minors = by_pawns;
+        for sq in self.colored_pieces(by, PieceType::Knight) {
+            minors |= knight_attacks(sq);
+        }
+        for sq in self.colored_pieces(by, PieceType::Bishop) {
+            minors |= bishop_attacks(sq, occupied);
+        }
+        let mut rooks = minors;
+        for sq in self.colored_pieces(by, PieceType::Rook) {
+            rooks |= rook_attacks(sq, occupied);
+        }
+        let mut all = rooks | king_attacks(self.king(by));
+        for sq in self.colored_pieces(by, PieceType::Queen) {
+            all |= bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
+        }
+        [by_pawns, minors, rooks, all]
+    }
+
     /// Whether `by` attacks `sq` with the given occupancy. Branch-free: all five lookups are
     /// made and combined, which beats early exits whose branches the CPU cannot predict.
     #[inline(always)]
@@ -511,4 +542,45 @@ fn castle_watch_of(rights: u8, rooks: &[Square; 4], kings: [Bitboard; 2]) -> Bit
         }
     }
     watch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attack_maps_agree_with_attackers_square_by_square() {
+        // Pawns on both edges (no wrap across the board), sliders blocked and unblocked, the
+        // kings, a promotion square; each side's map against each square's attackers.
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "7k/P6p/8/8/8/8/p6P/K7 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for by in Color::ALL {
+                let map = pos.attacks_by(by);
+                for sq in Square::ALL {
+                    let attacked = (pos.attackers_to(sq, pos.occupied()) & pos.colored(by)).is_nonempty();
+                    assert_eq!(map.has(sq), attacked, "{fen}: {by:?} on {sq}");
+                }
+                // Each level holds exactly the squares attacked by its classes of piece.
+                let levels = pos.attack_levels(by);
+                let classes: [&[PieceType]; 3] = [
+                    &[PieceType::Pawn],
+                    &[PieceType::Pawn, PieceType::Knight, PieceType::Bishop],
+                    &[PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook],
+                ];
+                for (level, pieces) in classes.iter().enumerate() {
+                    let attackers = pieces.iter().fold(Bitboard::EMPTY, |acc, &pt| acc | pos.colored_pieces(by, pt));
+                    for sq in Square::ALL {
+                        let attacked = (pos.attackers_to(sq, pos.occupied()) & attackers).is_nonempty();
+                        assert_eq!(levels[level].has(sq), attacked, "{fen}: {by:?} level {level} on {sq}");
+                    }
+                }
+                assert_eq!(levels[3], map);
+            }
+        }
+    }
 }

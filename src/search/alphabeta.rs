@@ -153,7 +153,11 @@ impl Worker {
     #[inline]
     fn contexts(&self, ply: usize) -> history::Contexts {
         let back = |n: usize| if ply >= n { self.stack[ply - n].cont } else { NO_CONTEXT };
-        history::Contexts { moves: [back(1), back(2), back(4)], pawns: self.stack[ply].pawns }
+        history::Contexts {
+            moves: [back(1), back(2), back(4)],
+            pawns: self.stack[ply].pawns,
+            threats: self.stack[ply].threats,
+        }
     }
 
     /// The correction-history keys of `pos`, the position at `ply`.
@@ -286,6 +290,7 @@ impl Search<'_> {
                 // A quiet hash move that cuts off here earns the bonus it would have earned by
                 // searching: the ordering of the nodes that do search learns from it.
                 if let Some(m) = tt_move.filter(|m| e.score >= beta && !m.is_capture() && !m.is_promotion()) {
+                    self.stack[ply].threats = pos.attacks_by(!pos.side_to_move());
                     let conts = self.contexts(ply);
                     self.history.update_quiets(pos.side_to_move(), ply, depth, conts, (pos.moved_piece(m), m), &[]);
                 }
@@ -447,12 +452,17 @@ impl Search<'_> {
         }
 
         let killers = self.history.killers(ply);
+        // The opponent's attacks, for the butterfly history's threat slots and, by class of
+        // attacker, the picker's order of quiets (only nodes that search moves need them).
+        let threats = pos.attack_levels(!pos.side_to_move());
+        self.stack[ply].threats = threats[3];
         let conts = self.contexts(ply);
         if root {
             self.stack[0].double_extensions = 0;
         }
         let double_extensions = self.stack[ply].double_extensions;
         let mut picker = MovePicker::new(pos, tt_move, killers, conts);
+        picker.set_threats(threats);
         let mut best_score = tb_floor;
         let mut best_move = None;
         let mut move_count = 0;

@@ -1,5 +1,6 @@
 //! Move-ordering memory of one search thread, kept across `go` commands until `ucinewgame`:
-//! two killer moves per ply, a butterfly history of quiet moves (side, from, to) and a
+//! two killer moves per ply, a butterfly history of quiet moves (side, whether the opponent
+//! attacks the from- and the to-square, from, to) and a
 //! continuation history (the piece and destination of the move one, two and four plies back, then the
 //! piece and destination of this move), which learns replies rather than moves.
 //!
@@ -23,7 +24,7 @@
 use super::params::p;
 use crate::position::Position;
 use crate::tt::MAX_PLY;
-use crate::types::{Color, Move, Piece, PieceType};
+use crate::types::{Bitboard, Color, Move, Piece, PieceType};
 
 /// History values stay within `±MAX_HISTORY`.
 pub const MAX_HISTORY: i32 = 16_384;
@@ -33,17 +34,26 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// written.
 pub type Context = usize;
 
-/// What a quiet move is scored in: the contexts of the moves one, two and four plies back, and
-/// the pawn-history slot of the position (its pawn structure, [`pawn_slot`]).
+/// What a quiet move is scored in: the contexts of the moves one, two and four plies back, the
+/// pawn-history slot of the position (its pawn structure, [`pawn_slot`]) and the squares the
+/// opponent attacks (a move out of attack, or into it, has a butterfly entry of its own).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Contexts {
     pub moves: [Context; 3],
     pub pawns: usize,
+    pub threats: Bitboard,
 }
 
 impl Contexts {
-    /// No earlier move and no pawn structure (quiescence evasions, tests): every entry reads 0.
-    pub const NONE: Contexts = Contexts { moves: [NO_CONTEXT; 3], pawns: NO_PAWNS };
+    /// No earlier move, no pawn structure, no threat (quiescence evasions, tests): every
+    /// continuation and pawn entry reads 0.
+    pub const NONE: Contexts = Contexts { moves: [NO_CONTEXT; 3], pawns: NO_PAWNS, threats: Bitboard::EMPTY };
+}
+
+/// The butterfly table's threat slot of `m`: whether its from- and to-squares are attacked.
+#[inline]
+fn threat_slot(threats: Bitboard, m: Move) -> usize {
+    2 * threats.has(m.from()) as usize + threats.has(m.to()) as usize
 }
 
 /// Slots of the pawn history (positions are told apart by their pawn keys modulo this).
@@ -173,7 +183,8 @@ impl Correction {
 /// Killers and history of one thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    butterfly: [[[i16; 64]; 64]; 2],
+    /// `[side][threat slot][from][to]`.
+    butterfly: [[[[i16; 64]; 64]; 4]; 2],
     /// Indexed by `Context`, then by the reply; `NO_CONTEXT + 1` tables.
     continuation: Vec<ContTable>,
     /// `[piece][to][captured piece type]`; a promotion without capture counts as capturing a pawn.
@@ -186,7 +197,7 @@ impl Default for History {
     fn default() -> History {
         History {
             killers: [[None; 2]; MAX_PLY + 2],
-            butterfly: [[[0; 64]; 64]; 2],
+            butterfly: [[[[0; 64]; 64]; 4]; 2],
             continuation: vec![[[0; 64]; 12]; NO_CONTEXT + 1],
             captures: [[[0; 6]; 64]; 12],
             pawn: vec![[[0; 64]; 12]; PAWN_SLOTS + 1],
@@ -209,10 +220,11 @@ impl History {
         }
     }
 
-    /// The history score of a quiet move of `side`.
+    /// The butterfly history score of a quiet move of `side` where the opponent attacks
+    /// `threats`.
     #[inline]
-    pub fn quiet(&self, side: Color, m: Move) -> i32 {
-        self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
+    pub fn quiet(&self, side: Color, threats: Bitboard, m: Move) -> i32 {
+        self.butterfly[side.index()][threat_slot(threats, m)][m.from().index()][m.to().index()] as i32
     }
 
     /// The history score of a quiet move of `piece` in `conts`: butterfly, the three
@@ -220,7 +232,7 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, side: Color, piece: Piece, m: Move, conts: Contexts) -> i32 {
         let (p, to) = (piece.index(), m.to().index());
-        self.quiet(side, m)
+        self.quiet(side, conts.threats, m)
             + conts.moves.iter().map(|&c| self.continuation[c][p][to] as i32).sum::<i32>()
             + self.pawn[conts.pawns][p][to] as i32
     }
@@ -260,7 +272,8 @@ impl History {
     }
 
     fn update_one(&mut self, side: Color, piece: Piece, m: Move, conts: Contexts, bonus: i32) {
-        Self::gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
+        let slot = threat_slot(conts.threats, m);
+        Self::gravity(&mut self.butterfly[side.index()][slot][m.from().index()][m.to().index()], bonus);
         self.reward_continuations(piece, m, conts, bonus);
         if conts.pawns != NO_PAWNS {
             Self::gravity(&mut self.pawn[conts.pawns][piece.index()][m.to().index()], bonus);
@@ -374,12 +387,36 @@ mod tests {
             let mut conts = Contexts { pawns: 5, ..Contexts::NONE };
             conts.moves[slot] = earlier;
             h.update_quiets(Color::White, 0, 10, conts, (knight, reply), &[]);
-            let butterfly = h.quiet(Color::White, reply);
+            let butterfly = h.quiet(Color::White, Bitboard::EMPTY, reply);
             assert!(butterfly > 0);
             // Butterfly, the one context and the pawn slot learned the same bonus.
             assert_eq!(h.quiet_score(Color::White, knight, reply, conts), 3 * butterfly, "slot {slot}");
             let other_pawns = Contexts { pawns: 1, ..Contexts::NONE };
             assert_eq!(h.quiet_score(Color::White, knight, reply, other_pawns), butterfly);
+        }
+    }
+
+    #[test]
+    fn a_move_out_of_or_into_attack_learns_apart() {
+        // The same knight move with its from-square attacked, its to-square, both or neither:
+        // four butterfly entries, and a cut-off teaches only the one it happened in.
+        let mut h = Box::<History>::default();
+        let (knight, m) = (Piece::WhiteKnight, Move::new(Square::G1, Square::F3, MoveKind::Quiet));
+        let slots = [
+            Bitboard::EMPTY,
+            Bitboard::from_square(Square::F3),
+            Bitboard::from_square(Square::G1),
+            Bitboard::from_square(Square::G1) | Square::F3,
+        ];
+        for (i, &threats) in slots.iter().enumerate() {
+            let conts = Contexts { threats, ..Contexts::NONE };
+            h.update_quiets(Color::White, 0, 10, conts, (knight, m), &[]);
+            for (j, &other) in slots.iter().enumerate() {
+                let score = h.quiet(Color::White, other, m);
+                assert_eq!(score > 0, j <= i, "taught slots 0..={i}, read slot {j}: {score}");
+            }
+            // Squares the move does not touch do not change its slot.
+            assert_eq!(h.quiet(Color::White, threats | Square::E4, m), h.quiet(Color::White, threats, m));
         }
     }
 
@@ -390,21 +427,31 @@ mod tests {
         let bad = Move::new(Square::B1, Square::A3, MoveKind::Quiet);
         let knight = Piece::WhiteKnight;
         let prev = Move::new(Square::E7, Square::E5, MoveKind::Quiet);
-        let conts = Contexts { moves: [context(Piece::BlackPawn, prev), NO_CONTEXT, NO_CONTEXT], pawns: 7 };
+        let conts = Contexts {
+            moves: [context(Piece::BlackPawn, prev), NO_CONTEXT, NO_CONTEXT],
+            pawns: 7,
+            threats: Bitboard::EMPTY,
+        };
         for _ in 0..1000 {
             h.update_quiets(Color::White, 3, 20, conts, (knight, good), &[(knight, bad)]);
         }
-        assert!(h.quiet(Color::White, good) > 0 && h.quiet(Color::White, good) <= MAX_HISTORY);
-        assert!(h.quiet(Color::White, bad) < 0 && h.quiet(Color::White, bad) >= -MAX_HISTORY);
-        assert_eq!(h.quiet(Color::Black, good), 0);
+        assert!(
+            h.quiet(Color::White, Bitboard::EMPTY, good) > 0
+                && h.quiet(Color::White, Bitboard::EMPTY, good) <= MAX_HISTORY
+        );
+        assert!(
+            h.quiet(Color::White, Bitboard::EMPTY, bad) < 0
+                && h.quiet(Color::White, Bitboard::EMPTY, bad) >= -MAX_HISTORY
+        );
+        assert_eq!(h.quiet(Color::Black, Bitboard::EMPTY, good), 0);
         // The reply to ...e5 scores its butterfly, continuation and pawn entries; with no context
         // and another pawn structure only the butterfly entry counts, and the "no move" table
         // stays empty.
         let with = h.quiet_score(Color::White, knight, good, conts);
         let without = h.quiet_score(Color::White, knight, good, Contexts::NONE);
-        assert_eq!(without, h.quiet(Color::White, good));
+        assert_eq!(without, h.quiet(Color::White, Bitboard::EMPTY, good));
         assert!(with > without && with <= 3 * MAX_HISTORY);
-        assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, bad));
+        assert!(h.quiet_score(Color::White, knight, bad, conts) < h.quiet(Color::White, Bitboard::EMPTY, bad));
         assert!(h.continuation[NO_CONTEXT].iter().flatten().all(|&v| v == 0));
         h.update_quiets(Color::White, 3, 20, Contexts::NONE, (knight, good), &[]);
         assert!(h.pawn[NO_PAWNS].iter().flatten().all(|&v| v == 0), "the no-structure table stays empty");

@@ -229,6 +229,15 @@ tunables! {
     HINDSIGHT_REDUCTION = 3, 2..=5;
     HINDSIGHT_MARGIN = 153, 50..=300;
 
+    /// Move order: a quiet move of a knight or bishop, rook or queen that leaves a square attacked
+    /// by a lesser piece (a pawn; a pawn or minor; a pawn, minor or rook) is scored this much
+    /// higher, one that moves onto such a square this much lower.
+    ORDER_THREAT_MINOR = 8000, 0..=16000;
+    ORDER_THREAT_ROOK = 12000, 0..=24000;
+    ORDER_THREAT_QUEEN = 16000, 0..=32000;
+    /// Move order: a quiet direct check that loses no material is scored this much higher.
+    ORDER_CHECK = 8000, 0..=16000;
+
     /// The history bonus of a cut-off at `depth`: `HISTORY_BONUS_SCALE x depth -
     /// HISTORY_BONUS_OFFSET`, at most `HISTORY_BONUS_MAX`.
     HISTORY_BONUS_SCALE = 174, 80..=340;

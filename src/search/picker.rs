@@ -1,5 +1,6 @@
 //! The staged move picker: the hash move, then good captures and promotions (MVV-LVA, checked by
-//! SEE), the two killers, quiet moves by history, and last the captures that lose material.
+//! SEE), the two killers, quiet moves by history (and by the threats they escape, walk into or
+//! make), and last the captures that lose material.
 //!
 //! Every stage yields legal moves only (the generator is legal; the hash move and killers are
 //! validated with `Position::is_legal`), and no move is yielded twice.
@@ -7,9 +8,11 @@
 use arrayvec::ArrayVec;
 
 use super::history::{Contexts, History};
+use super::params::p;
 use crate::movelist::{MoveList, MAX_MOVES};
 use crate::position::{AllMoves, Captures, Position, Quiets, SEE_VALUES};
-use crate::types::{Move, PieceType};
+use crate::tables::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::types::{Bitboard, Move, PieceType};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -41,6 +44,48 @@ pub struct MovePicker {
     noisy_only: bool,
     /// Set by [`MovePicker::skip_quiets`]: no further quiet move is yielded unless it gives check.
     skip_quiets: bool,
+    /// The opponent's attacks by class ([`Position::attack_levels`]), set by
+    /// [`MovePicker::set_threats`]; empty (no threat term) until then.
+    threats: [Bitboard; 4],
+}
+
+/// What a quiet move's order adds to its history: a bonus for taking a piece out of an attack by
+/// something worth less, a malus for moving it into one, and a bonus for a direct check that
+/// loses no material. `checks` holds, by piece type, the squares from which that piece would
+/// check the enemy king.
+#[inline]
+fn quiet_order(pos: &Position, m: Move, threats: &[Bitboard; 4], checks: &[Bitboard; 6]) -> i32 {
+    let pt = pos.moved_piece(m).piece_type();
+    let (danger, weight) = match pt {
+        PieceType::Knight | PieceType::Bishop => (threats[0], p!(ORDER_THREAT_MINOR)),
+        PieceType::Rook => (threats[1], p!(ORDER_THREAT_ROOK)),
+        PieceType::Queen => (threats[2], p!(ORDER_THREAT_QUEEN)),
+        _ => (Bitboard::EMPTY, 0),
+    };
+    let threat = if danger.has(m.to()) {
+        -weight
+    } else if danger.has(m.from()) {
+        weight
+    } else {
+        0
+    };
+    let check = if checks[pt.index()].has(m.to()) && pos.see_ge(m, 0) { p!(ORDER_CHECK) } else { 0 };
+    threat + check
+}
+
+/// The squares from which each piece type of the side to move would give a direct check.
+fn check_squares(pos: &Position) -> [Bitboard; 6] {
+    let us = pos.side_to_move();
+    let ksq = pos.king(!us);
+    let occupied = pos.occupied();
+    let (bishop, rook) = (bishop_attacks(ksq, occupied), rook_attacks(ksq, occupied));
+    let mut checks = [Bitboard::EMPTY; 6];
+    checks[PieceType::Pawn.index()] = pawn_attacks(!us, ksq);
+    checks[PieceType::Knight.index()] = knight_attacks(ksq);
+    checks[PieceType::Bishop.index()] = bishop;
+    checks[PieceType::Rook.index()] = rook;
+    checks[PieceType::Queen.index()] = bishop | rook;
+    checks
 }
 
 /// The piece type a noisy move takes for capture history: a promotion without capture (and en
@@ -84,7 +129,14 @@ impl MovePicker {
             bad_index: 0,
             noisy_only: false,
             skip_quiets: false,
+            threats: [Bitboard::EMPTY; 4],
         }
+    }
+
+    /// The opponent's attacks by class of attacker ([`Position::attack_levels`]), for the
+    /// quiets' order: moves out of and into attacks by lesser pieces, and direct checks.
+    pub fn set_threats(&mut self, threats: [Bitboard; 4]) {
+        self.threats = threats;
     }
 
     /// A picker for quiescence: good captures and promotions, or every evasion when in check.
@@ -189,10 +241,12 @@ impl MovePicker {
                     if !self.skip_quiets {
                         let side = pos.side_to_move();
                         let conts = self.conts;
+                        let (threats, checks) = (self.threats, check_squares(pos));
                         self.scores.clear();
-                        self.scores.extend(
-                            self.moves.iter().map(|&m| history.quiet_score(side, pos.moved_piece(m), m, conts)),
-                        );
+                        self.scores.extend(self.moves.iter().map(|&m| {
+                            history.quiet_score(side, pos.moved_piece(m), m, conts)
+                                + quiet_order(pos, m, &threats, &checks)
+                        }));
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -250,11 +304,39 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Color;
 
     fn collect(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
         let history = Box::<History>::default();
         let mut picker = MovePicker::new(pos, tt_move, killers, Contexts::NONE);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
+    }
+
+    #[test]
+    fn quiets_escape_threats_first_walk_into_them_last_and_checks_come_early() {
+        // The knight on e4 is attacked by the pawn on d5; the rook can check from c8 where nothing
+        // takes it, or walk onto c4 where the pawn takes it. With no history at all, the order
+        // of quiets is the threat and check terms alone.
+        let pos = Position::from_fen("4k3/8/8/3p4/4N3/8/8/2R1K3 w - - 0 1").unwrap();
+        let history = Box::<History>::default();
+        let mut picker = MovePicker::new(&pos, None, [None; 2], Contexts::NONE);
+        picker.set_threats(pos.attack_levels(Color::Black));
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(&pos, &history)).map(|m| m.to_string()).collect();
+        assert_eq!(order.len(), pos.legal_moves().len());
+        let at = |m: &str| order.iter().position(|x| x == m).unwrap_or_else(|| panic!("{m} in {order:?}"));
+        // The two knight checks escape and check: first.
+        assert!(at("e4d6").max(at("e4f6")) < 2, "{order:?}");
+        // Every knight move (out of the pawn's attack) and the safe rook check come before every
+        // king move and every other rook move.
+        let early = ["e4c3", "e4c5", "e4d2", "e4f2", "e4g3", "e4g5", "c1c8"];
+        let neutral = ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "c1c2", "c1c3", "c1b1", "c1a1"];
+        for e in early {
+            for n in neutral.iter().filter(|n| order.contains(&n.to_string())) {
+                assert!(at(e) < at(n), "{e} before {n}: {order:?}");
+            }
+        }
+        // The rook onto the pawn's square of attack comes last.
+        assert_eq!(order.last().map(String::as_str), Some("c1c4"), "{order:?}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::{Reporter, Request, SearchResult, Shared};
 use crate::eval::PawnTable;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::MAX_PLY;
-use crate::types::Move;
+use crate::types::{Bitboard, Move};
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
@@ -33,6 +33,8 @@ pub(super) struct PlyState {
     pub(super) cutoffs: i32,
     /// The pawn-history slot of the node at this ply.
     pub(super) pawns: usize,
+    /// The squares the opponent of the side to move attacks at this ply.
+    pub(super) threats: Bitboard,
 }
 
 impl Default for PlyState {
@@ -46,6 +48,7 @@ impl Default for PlyState {
             reduction: 0,
             cutoffs: 0,
             pawns: 0,
+            threats: Bitboard::EMPTY,
         }
     }
 }
