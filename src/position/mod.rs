@@ -326,7 +326,7 @@ impl Position {
 
     /// Every square a piece of `by` attacks (or defends) on this board.
     pub fn attacks_by(&self, by: Color) -> Bitboard {
-        self.attack_levels(by)[3]
+        self.attack_map(by, self.occupied())
     }
 
     /// The squares `by` attacks, by rising class of attacker: `[0]` by its pawns, `[1]` by its

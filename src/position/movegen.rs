@@ -495,7 +495,7 @@ impl Position {
 
     /// Every square `by` attacks with the occupancy `occupied`.
     #[inline(always)]
-    fn attack_map(&self, by: Color, occupied: Bitboard) -> Bitboard {
+    pub(super) fn attack_map(&self, by: Color, occupied: Bitboard) -> Bitboard {
         let pawns = self.colored_pieces(by, PieceType::Pawn).forward(by);
         let mut attacks = pawns.west() | pawns.east() | king_attacks(self.king(by));
         for sq in self.colored_pieces(by, PieceType::Knight) {
