@@ -15,8 +15,9 @@ from collections import defaultdict
 TIME = re.compile(r"(\d+(?:\.\d+)?)s\b")
 
 
-def games(text):
-    """(tags, [(side 0/1, seconds)]) for each game."""
+def comments(text):
+    """(tags, [(side 0/1, comment)]) for each game: every move comment, with the side that moved
+    (gauntlet_report.py reads the depths from the same comments)."""
     for block in re.split(r"\n\s*\n(?=\[)", text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M))
         body = "\n".join(l for l in block.splitlines() if not l.startswith("["))
@@ -24,11 +25,16 @@ def games(text):
         side = 1 if fen.split(" ")[1:2] == ["b"] else 0
         moves = []
         for comment in re.findall(r"\{([^}]*)\}", body):
-            m = TIME.search(comment)
-            if m and "book" not in comment:
-                moves.append((side, float(m.group(1))))
+            moves.append((side, comment))
             side ^= 1
         yield tags, moves
+
+
+def games(text):
+    """(tags, [(side 0/1, seconds)]) for each game."""
+    for tags, moves in comments(text):
+        times = [(side, TIME.search(c)) for side, c in moves if "book" not in c]
+        yield tags, [(side, float(m.group(1))) for side, m in times if m]
 
 
 def main():

@@ -11,22 +11,19 @@ import re
 import sys
 from collections import defaultdict
 
+from clock_use import comments
+
 DEPTH = re.compile(r"^[+-]?(?:M?\d+(?:\.\d+)?)/(\d+)\b")
 
 
 def games(text):
-    for block in re.split(r"\n\s*\n(?=\[)", text.strip()):
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M))
-        body = "\n".join(l for l in block.splitlines() if not l.startswith("["))
-        fen = tags.get("FEN", "")
-        white_first = fen.split(" ")[1:2] != ["b"]
-        depths = ([], [])  # white's, black's
-        side = 0 if white_first else 1
-        for comment in re.findall(r"\{([^}]*)\}", body):
+    """(tags, (White's depths, Black's depths)) for each game."""
+    for tags, moves in comments(text):
+        depths = ([], [])
+        for side, comment in moves:
             m = DEPTH.match(comment.strip())
             if m:
                 depths[side].append(int(m.group(1)))
-            side ^= 1
         yield tags, depths
 
 
