@@ -16,7 +16,11 @@ perft=${PERFT:-"start|6|startpos;kiwipete|5|r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N
 out=$(mktemp)
 # Builds run under wine: its services are started first, away from the pipes below (started by
 # the first `$(wine ...)`, they would hold its output open for ever).
+# The wine prefix is `make release`'s (it holds the bcryptprimitives.dll stand-in that Rust's
+# standard library needs under wine 8), unless WINEPREFIX names another.
 if [[ "$*" == *wine* ]]; then
+  export WINEPREFIX=${WINEPREFIX:-$PWD/target/release-work/wine} WINEDEBUG=${WINEDEBUG:--all}
+  [[ -d $WINEPREFIX ]] || { echo "no wine prefix at $WINEPREFIX: run make release first" >&2; exit 1; }
   wineserver -p
   trap 'wineserver -k 2>/dev/null || true' EXIT
   wineboot -i >/dev/null 2>&1 || true
