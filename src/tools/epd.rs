@@ -45,8 +45,9 @@ fn clean(san: &str) -> String {
     san.trim_end_matches(['+', '#', '!', '?']).to_string()
 }
 
-/// Runs the suite; prints one line per position and the total; returns (solved, total), or an
-/// error when the table cannot be allocated.
+/// Runs the suite; prints one line per position, one per line it cannot use (named by its line
+/// number) and the total; returns (solved, total), or an error when the table cannot be
+/// allocated or no line of `text` is a position with `bm` or `am` (the wrong file, most likely).
 pub fn run(
     text: &str,
     movetime: Duration,
@@ -56,12 +57,20 @@ pub fn run(
 ) -> Result<(usize, usize), String> {
     let mut searcher = Searcher::with_hash(threads, hash_mb)?;
     let (mut solved, mut total) = (0, 0);
-    for record in text.lines().filter_map(parse_line) {
+    for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some(record) = parse_line(line) else {
+            let _ = writeln!(out, "skip line {number}: not an EPD record (four FEN fields, then operations)");
+            continue;
+        };
         let Ok(pos) = Position::from_fen(&record.fen) else {
-            let _ = writeln!(out, "skip {}: bad FEN", record.id);
+            let _ = writeln!(out, "skip line {number} {}: bad FEN", record.id);
             continue;
         };
         if record.best.is_empty() && record.avoid.is_empty() {
+            let _ = writeln!(out, "skip line {number} {}: no bm or am", record.id);
             continue;
         }
         total += 1;
@@ -80,6 +89,9 @@ pub fn run(
         };
         let _ = writeln!(out, "{} {:<10} {expected:<16} got {san}", if ok { "ok  " } else { "FAIL" }, record.id);
     }
+    if total == 0 {
+        return Err("no line of the suite is an EPD position with bm or am (the wrong file?)".into());
+    }
     let _ = writeln!(out, "solved {solved} of {total} at {} ms a position", movetime.as_millis());
     Ok((solved, total))
 }
@@ -91,20 +103,34 @@ mod tests {
     #[test]
     fn a_suite_is_scored_move_by_move() {
         // Mate in one (Rh8#): solved as `bm Rh8#`, solved as `bm Rh8` (check marks are not
-        // compared), failed as `am Rh8`, failed as `bm Ra1`; a bad FEN is skipped and a record
-        // without bm or am not counted.
+        // compared), failed as `am Rh8`, failed as `bm Ra1`; a bad FEN, a record without bm or
+        // am and a line that is no record at all are each reported by line number, not counted.
         let mate = "1k6/8/1K6/8/8/8/8/7R w - -";
         let suite = format!(
             "{mate} bm Rh8#; id \"a\";\n{mate} bm Rh8; id \"b\";\n{mate} am Rh8; id \"c\";\n\
-             {mate} bm Ra1; id \"d\";\nnot/a/fen w - - bm e4; id \"e\";\n{mate} id \"f\";\n"
+             {mate} bm Ra1; id \"d\";\nnot/a/fen w - - bm e4; id \"e\";\n{mate} id \"f\";\n\n# a comment\ngarbage\n"
         );
         let mut out = Vec::new();
         let (solved, total) = run(&suite, Duration::from_millis(50), 1, 1, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert_eq!((solved, total), (2, 4), "{out}");
         let verdicts: Vec<&str> = out.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
-        assert_eq!(verdicts, ["ok", "ok", "FAIL", "FAIL", "skip", "solved"], "{out}");
+        assert_eq!(verdicts, ["ok", "ok", "FAIL", "FAIL", "skip", "skip", "skip", "solved"], "{out}");
+        let skipped: Vec<&str> = out.lines().filter(|l| l.starts_with("skip")).collect();
+        assert!(skipped[0].starts_with("skip line 5 e: bad FEN"), "{out}");
+        assert!(skipped[1].starts_with("skip line 6 f: no bm or am"), "{out}");
+        assert!(skipped[2].starts_with("skip line 9: not an EPD record"), "{out}");
         assert!(out.lines().all(|l| !l.starts_with("ok") && !l.starts_with("FAIL") || l.ends_with("got Rh8")), "{out}");
+    }
+
+    #[test]
+    fn a_file_without_a_single_record_is_an_error_not_an_empty_score() {
+        // The wrong file (a PGN, a FEN list without best moves): no "solved 0 of 0".
+        for text in ["", "[Event \"x\"]\n1. e4 e5 *\n", "8/8/8/8/8/8/8/K6k w - - 0 1\n"] {
+            let mut out = Vec::new();
+            let e = run(text, Duration::from_millis(10), 1, 1, &mut out).unwrap_err();
+            assert!(e.contains("no line of the suite"), "{e}");
+        }
     }
 
     #[test]
