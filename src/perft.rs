@@ -298,7 +298,9 @@ impl Default for SuiteOptions {
 /// A line of a suite file: the FEN and its `(depth, count)` entries.
 pub type SuiteLine = (usize, String, Vec<(u32, u64)>);
 
-/// Parses `FEN ;D1 n ;D2 n ...` lines (blank lines and `#` comments skipped).
+/// Parses `FEN ;D1 n ;D2 n ...` lines (blank lines and `#` comments skipped). A line without
+/// an entry is an error, and so is a text without a line: a suite that checks nothing passes
+/// nothing.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, String> {
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -320,7 +322,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, String> {
                 _ => return Err(format!("line {}: bad entry '{}'", i + 1, part.trim())),
             }
         }
+        if entries.is_empty() {
+            return Err(format!("line {}: no ';D<depth> <count>' entry after the FEN", i + 1));
+        }
         lines.push((i + 1, fen, entries));
+    }
+    if lines.is_empty() {
+        return Err("no perft entries (lines of 'FEN ;D1 <count> ;D2 <count> ...')".into());
     }
     Ok(lines)
 }
@@ -382,6 +390,13 @@ mod tests {
         assert_eq!(lines, vec![(3, "8/8/8/8/8/8/8/K6k w - - 0 1".to_string(), vec![(1, 3), (2, 9)])]);
         assert!(parse_suite("x ;D1").is_err());
         assert!(parse_suite("x ;Dq 4").is_err());
+        // A FEN without entries, or a file of none (the wrong file), checks nothing: an error,
+        // not "0 passed, 0 failed".
+        let e = parse_suite("# c\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
+        assert!(e.starts_with("line 3: no"), "{e}");
+        for text in ["", "# only a comment\n\n", "garbage\n"] {
+            assert!(parse_suite(text).is_err(), "{text:?}");
+        }
     }
 
     #[test]
