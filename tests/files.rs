@@ -191,3 +191,25 @@ fn play_answers_a_line_that_is_not_utf8_and_plays_on() {
     // The move after the bad line is played: two white moves in the game.
     assert!(out.lines().any(|l| l.starts_with("1. e4 ") && l.contains(" 2. d4")), "{out}");
 }
+
+#[test]
+fn the_wrong_file_for_a_suite_or_a_labelling_is_an_error_and_makes_nothing() {
+    // A PGN given where a test suite, a perft suite or positions to label belong: each once
+    // reported "solved 0 of 0", "0 passed, 0 failed" or "0 positions written" with status 0
+    // (and an empty output), as if the run had succeeded.
+    let dir = scratch("wrong");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n").unwrap();
+    let labelled = dir.join("labelled.txt");
+    for (args, says) in [
+        (vec!["epd", s(&pgn), "--movetime", "10"], "no line of the suite is an EPD position"),
+        (vec!["perft-suite", s(&pgn)], "no ';D<depth> <count>' entry"),
+        (vec!["label", s(&pgn), s(&labelled), "--nodes", "10"], "no line is a position as 'FEN [result]'"),
+    ] {
+        let (code, out, err) = corvid(&args);
+        assert_eq!(code, Some(2), "{args:?}\n{out}{err}");
+        assert!(err.contains(says), "{args:?}\n{out}{err}");
+    }
+    assert!(!labelled.exists(), "no output is made from nothing");
+    std::fs::remove_dir_all(&dir).ok();
+}

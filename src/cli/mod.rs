@@ -520,10 +520,21 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         Subcommand::Label { input, output, nodes, threads, use_nnue } => {
             let text = files::read_to_string(&input, files::MAX_INPUT)?;
             let mut writer = files::Output::create(Path::new(&output), &[Path::new(&input)])?;
-            let (read, written) = datagen::label(&text, nodes, threads, use_nnue, &mut writer);
+            let done = datagen::label(&text, nodes, threads, use_nnue, &mut writer);
+            // Nothing readable: the wrong file; the output is not made (dropped uncommitted).
+            if done.unreadable == done.lines {
+                return Err(format!("{input}: no line is a position as 'FEN [result]' (the tuner's format)"));
+            }
             writer.flush().map_err(|e| format!("{output}: {e}"))?;
             writer.commit()?;
-            writeln!(out, "{read} lines read, {written} positions written to {output}").map_err(|e| e.to_string())?;
+            let skipped = done.lines - done.unreadable - done.written;
+            writeln!(
+                out,
+                "{} lines read, {} positions written to {output}; {} unreadable (not 'FEN [result]'), {skipped} \
+                 skipped (in check or a mate score)",
+                done.lines, done.written, done.unreadable
+            )
+            .map_err(|e| e.to_string())?;
         }
         Subcommand::Train(options) => train::train(&options, &mut out)?,
         Subcommand::Convert { input, output } => {

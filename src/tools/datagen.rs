@@ -419,11 +419,12 @@ impl<R: std::io::Read> std::io::Read for Counting<R> {
 /// `corvid label`: searches each `FEN [result]` line of `input` (the tuner's format) for `nodes`
 /// nodes and writes `FEN | score | result` for the network trainer (score and result from
 /// White's view). Positions in check or with a mate score are skipped. `use_nnue` picks the
-/// search's evaluation. Returns (read, written).
-pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut (impl Write + Send)) -> (usize, usize) {
+/// search's evaluation.
+pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut (impl Write + Send)) -> Labelled {
     let lines: Vec<&str> = input.lines().collect();
     let next = AtomicUsize::new(0);
     let written = AtomicUsize::new(0);
+    let unreadable = AtomicUsize::new(0);
     let out = Mutex::new(out);
     const CHUNK: usize = 256;
     std::thread::scope(|s| {
@@ -442,13 +443,15 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                     let mut count = 0;
                     for line in &lines[start..(start + CHUNK).min(lines.len())] {
                         let fields: Vec<&str> = line.split_whitespace().collect();
-                        if fields.len() < 7 {
+                        if fields.is_empty() {
                             continue;
                         }
-                        let fen = fields[..6].join(" ");
-                        let (Ok(pos), Some(result)) =
-                            (Position::from_fen(&fen), crate::tools::tune::parse_result(&fields[6..].join(" ")))
-                        else {
+                        let readable = (fields.len() >= 7).then(|| fields[..6].join(" ")).and_then(|fen| {
+                            let result = crate::tools::tune::parse_result(&fields[6..].join(" "))?;
+                            Some((Position::from_fen(&fen).ok()?, fen, result))
+                        });
+                        let Some((pos, fen, result)) = readable else {
+                            unreadable.fetch_add(1, Ordering::Relaxed);
                             continue;
                         };
                         if pos.in_check() {
@@ -470,7 +473,23 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
             });
         }
     });
-    (lines.len(), written.load(Ordering::Relaxed))
+    let blank = lines.iter().filter(|l| l.trim().is_empty()).count();
+    Labelled {
+        lines: lines.len() - blank,
+        unreadable: unreadable.load(Ordering::Relaxed),
+        written: written.load(Ordering::Relaxed),
+    }
+}
+
+/// What [`label`] did with its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    /// Lines that are not blank.
+    pub lines: usize,
+    /// Of those, the lines that are not `FEN [result]` with a legal FEN.
+    pub unreadable: usize,
+    /// Positions searched and written (the others were in check or scored a mate).
+    pub written: usize,
 }
 
 #[cfg(test)]
@@ -617,11 +636,10 @@ not a position [1.0]
 4k3/8/8/8/8/8/4q3/4K3 w - - 0 1 [0.0]
 ";
         let mut buffer = Vec::new();
-        let (read, written) = label(input, 500, 2, false, &mut buffer);
-        assert_eq!(read, 5);
+        let done = label(input, 500, 2, false, &mut buffer);
         let text = String::from_utf8(buffer).unwrap();
-        // The bad line and the position in check are skipped.
-        assert_eq!(written, 3);
+        // The bad line is counted as unreadable, the position in check skipped.
+        assert_eq!(done, Labelled { lines: 5, unreadable: 1, written: 3 });
         let mut lines: Vec<&str> = text.lines().collect();
         lines.sort_unstable();
         let fields: Vec<Vec<&str>> = lines.iter().map(|l| l.split(" | ").collect()).collect();
