@@ -34,9 +34,15 @@ fn perft_prints_divide_total_and_speed() {
 
 #[test]
 fn bad_arguments_are_errors_not_panics() {
-    let empty_path = std::env::temp_dir().join(format!("corvid-empty-{}.epd", std::process::id()));
-    std::fs::write(&empty_path, "").unwrap();
-    let empty = empty_path.to_str().unwrap();
+    // A perft suite and an EPD test suite of one line each, so that the table's size is what
+    // fails (an empty file is refused as a suite before any table is made).
+    let dir = std::env::temp_dir();
+    let suite_path = dir.join(format!("corvid-perft-suite-{}.epd", std::process::id()));
+    std::fs::write(&suite_path, "1k6/8/1K6/8/8/8/8/7R w - - 0 1 ;D1 19\n").unwrap();
+    let suite = suite_path.to_str().unwrap();
+    let epd_path = dir.join(format!("corvid-test-suite-{}.epd", std::process::id()));
+    std::fs::write(&epd_path, "1k6/8/1K6/8/8/8/8/7R w - - bm Rh8; id \"m1\";\n").unwrap();
+    let epd = epd_path.to_str().unwrap();
     for args in [
         &["perft"][..],
         &["perft", "x"],
@@ -50,9 +56,9 @@ fn bad_arguments_are_errors_not_panics() {
         &["frobnicate"],
         // More memory than the machine has: a clear error, not an abort.
         &["perft", "3", "--hash", "1048576"],
-        &["perft-suite", empty, "--hash", "1048576"],
+        &["perft-suite", suite, "--hash", "1048576"],
         &["bench", "1", "--hash", "1048576"],
-        &["epd", empty, "--hash", "1048576"],
+        &["epd", epd, "--hash", "1048576"],
     ] {
         let (code, _, err) = corvid(args, "");
         assert_eq!(code, 2, "{args:?}");
@@ -62,7 +68,8 @@ fn bad_arguments_are_errors_not_panics() {
             assert!(err.contains("cannot allocate"), "{args:?}: {err}");
         }
     }
-    let _ = std::fs::remove_file(&empty_path);
+    let _ = std::fs::remove_file(&suite_path);
+    let _ = std::fs::remove_file(&epd_path);
 }
 
 #[test]
