@@ -174,7 +174,7 @@ pub static SPECS: [Spec; 12] = [
                 "start from this network (of the same base; --hidden may widen it) instead of random weights",
             ),
             valued("--hidden", "N", "neurons per perspective, a multiple of 16 up to 256 (default this build's)"),
-            valued("--king-buckets", "none|mirror|4|8", "inputs by the square of each side's king (default none)"),
+            valued("--king-buckets", "none|mirror|4|8|4u", "inputs by the square of each side's king (default none; 4u: not mirrored)"),
             valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
             valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),
             switch("--mirror", "also train on positions without castling rights reflected left to right"),
@@ -403,7 +403,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 layout: match p.text("--king-buckets") {
                     None => defaults.layout,
                     Some(name) => crate::nnue::Layout::named(&name)
-                        .ok_or_else(|| format!("--king-buckets: '{name}' is not none, mirror, 4 or 8"))?,
+                        .ok_or_else(|| format!("--king-buckets: '{name}' is not none, mirror, 4, 8 or 4u"))?,
                 },
                 cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
                 buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,

@@ -46,6 +46,17 @@ impl Layout {
                 2 | 3 => 6,
                 _ => 7,
             })),
+            "4u" => {
+                let mut buckets = [3u8; 64];
+                for (file, b) in buckets.iter_mut().take(8).enumerate() {
+                    *b = match file {
+                        0..=2 => 0,
+                        3 | 4 => 1,
+                        _ => 2,
+                    };
+                }
+                Some(Layout { buckets, mirror: false })
+            }
             _ => None,
         }
     }

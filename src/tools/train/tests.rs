@@ -82,7 +82,7 @@ fn quantised_network_matches_the_float_network() {
     // for outputs of hundreds of centipawns: the integer network must then agree with the
     // float one up to the truncations of its divisions. For every layout: the trainer's
     // inputs are the engine's.
-    for name in ["none", "mirror", "4", "8"] {
+    for name in ["none", "mirror", "4", "8", "4u"] {
         let layout = Layout::named(name).unwrap();
         let mut p = Params::random(11, HIDDEN, layout);
         // Every row random (the buckets' own rows start at zero), the factoriser's small
@@ -610,6 +610,9 @@ fn training_fits_a_material_signal() {
     by_ranks.buckets.iter_mut().enumerate().for_each(|(sq, b)| *b = (sq / 16) as u8);
     let log = run(&Options { layout: by_ranks, epochs: 1, ..again.clone() });
     assert!(log.contains("the factoriser"), "{log}");
+    assert!((epoch_values(&log, "measure ")[0] - start).abs() < 1e-6, "{log}");
+    // So does the named unmirrored layout, which the trainer offers for warm starts.
+    let log = run(&Options { layout: Layout::named("4u").unwrap(), epochs: 1, ..again.clone() });
     assert!((epoch_values(&log, "measure ")[0] - start).abs() < 1e-6, "{log}");
     // A bucketed network does not start a network of other buckets.
     let four = Options { layout: Layout::named("4").unwrap(), init: Some(options.out.clone()), ..again.clone() };
