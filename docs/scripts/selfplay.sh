@@ -4,7 +4,8 @@
 #   docs/scripts/selfplay.sh NEW BASE PAIRS OUT [LIMIT]
 # LIMIT is a fastchess limit: "nodes=25000" (the default; fixed nodes, for search changes) or
 # "tc=8+0.08" (anything that changes speed or the clock). SPRT=1 runs an SPRT (elo0=0 elo1=5,
-# normalized) that stops early instead of playing all the pairs.
+# normalized) that stops early instead of playing all the pairs. OPENINGS=8moves_v3 (a file of
+# ../shared/data/openings/, without .epd) plays balanced openings instead of UHO_4060_v4.
 set -euo pipefail
 NEW=$1; BASE=$2; PAIRS=$3; OUT=$4; LIMIT=${5:-nodes=25000}
 SHARED=$(cd "${SHARED:-../shared}" && pwd)
@@ -23,7 +24,7 @@ fi
   -engine cmd="$NEW" name=new \
   -engine cmd="$BASE" name=base \
   -each $EACH option.Hash=16 option.Threads=1 \
-  -openings file="$SHARED/data/openings/UHO_4060_v4.epd" format=epd order=random \
+  -openings file="$SHARED/data/openings/${OPENINGS:-UHO_4060_v4}.epd" format=epd order=random \
   -repeat -rounds "$PAIRS" -games 2 -concurrency 2 -recover "${SPRT_ARGS[@]}" \
   -pgnout file="$OUT.pgn" > "$OUT.log" 2>&1 || true
 grep -E "^(Games|Elo|Ptnml|LLR)" "$OUT.log" | tail -4
