@@ -402,8 +402,9 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 hidden: p.int("--hidden", defaults.hidden, 16, 256)?,
                 layout: match p.text("--king-buckets") {
                     None => defaults.layout,
-                    Some(name) => crate::nnue::Layout::named(&name)
-                        .ok_or_else(|| format!("--king-buckets: '{name}' is not none, mirror, 4, 8 or 4u"))?,
+                    Some(name) => crate::nnue::Layout::named(&name).ok_or_else(|| {
+                        format!("--king-buckets: '{name}' is not one of {}", crate::nnue::Layout::NAMES.join(", "))
+                    })?,
                 },
                 cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
                 buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,
@@ -687,6 +688,25 @@ mod tests {
         assert!(spec("play").unwrap().help().contains(&format!("level, {MIN_ELO}-{MAX_ELO} ")));
         assert!(parse_line(&format!("play --elo {MAX_ELO}")).is_ok());
         assert!(parse_line(&format!("play --elo {}", MAX_ELO + 1)).is_err());
+    }
+
+    #[test]
+    fn king_bucket_layouts_are_offered_as_the_trainer_knows_them() {
+        // The help lists every name `Layout::named` takes, and the error for an unknown one
+        // names them all, so neither can fall behind a new layout.
+        let help = spec("train").unwrap().help();
+        assert!(help.contains(&format!("--king-buckets {}", crate::nnue::Layout::NAMES.join("|"))), "{help}");
+        for name in crate::nnue::Layout::NAMES {
+            let line = format!("train d --out n --king-buckets {name}");
+            match parse_line(&line) {
+                Ok(Subcommand::Train(options)) => {
+                    assert_eq!(options.layout, crate::nnue::Layout::named(name).unwrap(), "{line}")
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        let e = parse_line("train d --out n --king-buckets 5").unwrap_err();
+        assert!(e.contains("'5'") && crate::nnue::Layout::NAMES.iter().all(|n| e.contains(n)), "{e}");
     }
 
     #[test]

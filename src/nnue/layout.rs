@@ -18,10 +18,14 @@ impl Layout {
     /// One bucket, no mirroring.
     pub const PLAIN: Layout = Layout { buckets: [0; 64], mirror: false };
 
+    /// The names [`Layout::named`] knows, in the order help and errors list them.
+    pub const NAMES: [&'static str; 5] = ["none", "mirror", "4", "8", "4u"];
+
     /// The layouts the trainer offers by name: `none`; `mirror` (one bucket, mirrored); `4`
     /// (mirrored; the king on its back rank on files a-b, on c-d, on its second rank, further
     /// up); `8` (mirrored; back rank a, b, c, d; second rank a-b, c-d; third and fourth ranks;
-    /// further up).
+    /// further up); `4u` (not mirrored; the king on its back rank on files a-c, on d-e, on
+    /// f-h, further up). `1` is another name for `none`.
     pub fn named(name: &str) -> Option<Layout> {
         let by_rank_and_file = |f: &dyn Fn(usize, usize) -> u8| {
             let mut buckets = [0u8; 64];

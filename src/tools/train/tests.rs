@@ -82,7 +82,7 @@ fn quantised_network_matches_the_float_network() {
     // for outputs of hundreds of centipawns: the integer network must then agree with the
     // float one up to the truncations of its divisions. For every layout: the trainer's
     // inputs are the engine's.
-    for name in ["none", "mirror", "4", "8", "4u"] {
+    for name in Layout::NAMES {
         let layout = Layout::named(name).unwrap();
         let mut p = Params::random(11, HIDDEN, layout);
         // Every row random (the buckets' own rows start at zero), the factoriser's small
