@@ -422,16 +422,14 @@ mod tests {
         // embedded networks have needed 0.2 M to 0.7 M): the search goes on with larger limits,
         // the table kept, until it is in the table.
         let early = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 10 60").unwrap();
-        let mut first = None;
-        for nodes in [300_000, 1_000_000, 3_000_000] {
-            let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-            let score = solo.search(&mut worker, &Request::new(&early, &limits)).score;
-            first = Some(score);
-            if score >= MATE_BOUND {
-                break;
-            }
-        }
-        assert!(first.is_some_and(|s| s >= MATE_BOUND), "the mate is found: {first:?}");
+        let mate = [300_000, 1_000_000, 3_000_000]
+            .into_iter()
+            .map(|nodes| {
+                let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+                solo.search(&mut worker, &Request::new(&early, &limits)).score
+            })
+            .find(|&score| score >= MATE_BOUND);
+        assert!(mate.is_some(), "no mate found within 3 M nodes");
         let late = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 96 60").unwrap();
         let shared = Shared::new(Arc::clone(&solo.tt), 1);
         let mut search = iterative::Search { worker: &mut worker, shared: &shared, reporter: &mut Silent };
