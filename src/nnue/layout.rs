@@ -36,21 +36,24 @@ impl Layout {
             }
             Layout { buckets, mirror: true }
         };
-        match name {
-            "none" | "1" => Some(Layout::PLAIN),
-            "mirror" => Some(Layout { buckets: [0; 64], mirror: true }),
-            "4" => Some(by_rank_and_file(&|rank, file| match rank {
+        // The arms follow NAMES by position, so a layout cannot be offered under a name that
+        // help and errors do not list.
+        let name = if name == "1" { "none" } else { name };
+        match Layout::NAMES.iter().position(|&n| n == name)? {
+            0 => Some(Layout::PLAIN),
+            1 => Some(Layout { buckets: [0; 64], mirror: true }),
+            2 => Some(by_rank_and_file(&|rank, file| match rank {
                 0 => (file / 2) as u8,
                 1 => 2,
                 _ => 3,
             })),
-            "8" => Some(by_rank_and_file(&|rank, file| match rank {
+            3 => Some(by_rank_and_file(&|rank, file| match rank {
                 0 => file as u8,
                 1 => 4 + (file / 2) as u8,
                 2 | 3 => 6,
                 _ => 7,
             })),
-            "4u" => {
+            4 => {
                 let mut buckets = [3u8; 64];
                 for (file, b) in buckets.iter_mut().take(8).enumerate() {
                     *b = match file {

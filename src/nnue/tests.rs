@@ -336,3 +336,20 @@ fn bad_king_bucket_headers_are_refused() {
     plain[7] = b'2';
     assert!(Network::from_bytes(&plain).is_err());
 }
+
+#[test]
+fn every_listed_layout_name_is_a_different_layout() {
+    // Help and errors list NAMES: each must name a layout of its own, `1` is `none`, and a name
+    // that is not listed names none.
+    let layouts: Vec<Layout> = Layout::NAMES.iter().map(|n| Layout::named(n).expect(n)).collect();
+    for (i, a) in layouts.iter().enumerate() {
+        for b in &layouts[i + 1..] {
+            assert_ne!(a, b, "two names share a layout");
+        }
+    }
+    assert_eq!(Layout::named("1"), Some(Layout::PLAIN));
+    assert_eq!(Layout::named("none"), Some(Layout::PLAIN));
+    for unknown in ["", "2", "5", "16", "4U", " 4", "mirrored", "None"] {
+        assert_eq!(Layout::named(unknown), None, "'{unknown}'");
+    }
+}
