@@ -21,6 +21,31 @@ pub(super) fn json_string(text: &str) -> String {
     out
 }
 
+/// Where the self-play store keeps its files, as seen from the repository (a checkout has
+/// `../shared` beside it; the store is read-only and only ever grows).
+pub(super) const STORE: &str = "../shared/data/selfplay";
+
+/// What the record says of where a data file is kept: the store's folder for a file in it (a
+/// `selfplay` folder in `data` in `shared`, wherever the training machine mounts it), else
+/// self-play that lived on the training machine only. A training machine's own paths (a home
+/// folder, a mount point) mean nothing to a reader of the record, so none is written.
+pub(super) fn kept_at(path: &Path) -> &'static str {
+    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let folders: Vec<String> = full
+        .parent()
+        .map(|p| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    match folders.as_slice() {
+        [.., a, b, c] if a == "shared" && b == "data" && c == "selfplay" => STORE,
+        _ => "local self-play, not kept",
+    }
+}
+
+/// A file's name without its folder.
+pub(super) fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned())
+}
+
 /// What a run was (its settings and data) and how it went (each epoch's losses), written as
 /// JSON beside the network after every epoch, so the network can be made again and compared.
 pub(super) struct Record {
@@ -34,7 +59,13 @@ impl Record {
             .files
             .iter()
             .zip(&stream.sizes)
-            .map(|(f, size)| format!("{{\"file\": {}, \"bytes\": {size}}}", json_string(&f.to_string_lossy())))
+            .map(|(f, size)| {
+                format!(
+                    "{{\"file\": {}, \"kept\": {}, \"bytes\": {size}}}",
+                    json_string(&file_name(f)),
+                    json_string(kept_at(f))
+                )
+            })
             .collect();
         let schedule = match options.schedule {
             Schedule::Cosine => format!("\"cosine\", \"lr_end\": {:e}", options.lr_end),
@@ -47,7 +78,7 @@ impl Record {
             Base::Psqt => "psqt",
             Base::Hce => "hce",
         };
-        let init = options.init.as_deref().map_or("null".to_string(), json_string);
+        let init = options.init.as_deref().map_or("null".to_string(), |p| json_string(&file_name(Path::new(p))));
         let head = format!(
             "  \"engine\": \"corvid {}\",\n  \"network\": {},\n  \"data\": [\n    {}\n  ],\n  \
              \"positions\": {{\"train\": {train}, \"held_out\": {held_out}}},\n  \
@@ -57,7 +88,7 @@ impl Record {
              \"king_buckets\": {{\"by_square\": {:?}, \"mirrored\": {}}}, \
              \"mirror\": {}, \"valid_every\": {}, \"valid_max\": {}}}",
             env!("CARGO_PKG_VERSION"),
-            json_string(&options.out),
+            json_string(&file_name(Path::new(&options.out))),
             files.join(",\n    "),
             options.epochs,
             options.batch,

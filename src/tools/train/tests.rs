@@ -519,6 +519,11 @@ fn the_measure_is_one_scale_and_the_learning_rate_falls_to_its_end() {
         assert!(record.contains(wanted), "{wanted} in {record}");
     }
     assert_eq!(record.matches("\"measure\": ").count(), 9 + 1, "epochs 0-8 and the kept one: {record}");
+    // Data named by file and where it is kept, never by the training machine's own paths.
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(record.contains(&format!("{{\"file\": \"{name}\", \"kept\": \"local self-play, not kept\"")), "{record}");
+    let folder = path.parent().unwrap().to_string_lossy().into_owned();
+    assert!(!record.contains(&folder), "{folder} in {record}");
     let depth = record.chars().try_fold(0i32, |d, c| {
         let d = d + i32::from(c == '{' || c == '[') - i32::from(c == '}' || c == ']');
         (d >= 0).then_some(d)
@@ -632,4 +637,21 @@ fn training_fits_a_material_signal() {
     let _ = std::fs::remove_file(&tuned);
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn the_record_names_the_store_by_its_folder_and_anything_else_as_local() {
+    use super::record::{file_name, kept_at, STORE};
+    for store in ["/work/shared/data/selfplay/t5-8aa23f6-s5001.vf.xz", "/mnt/x/shared/data/selfplay/a.vf"] {
+        assert_eq!(kept_at(Path::new(store)), STORE, "{store}");
+    }
+    for local in ["/root/corvid-data/t8-8aa23f6-s8001.vf", "/data/selfplay/a.vf", "/shared/selfplay/a.vf", "a.vf"] {
+        assert_eq!(kept_at(Path::new(local)), "local self-play, not kept", "{local}");
+    }
+    assert_eq!(file_name(Path::new("/root/corvid-data/dev/dev-8794ece-s6101.vf.xz")), "dev-8794ece-s6101.vf.xz");
+    // The store as a checkout sees it, when it is there.
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join(STORE);
+    if let Some(file) = std::fs::read_dir(&beside).ok().and_then(|mut d| d.find_map(|e| e.ok())) {
+        assert_eq!(kept_at(&file.path()), STORE, "{}", file.path().display());
+    }
 }
