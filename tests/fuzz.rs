@@ -10,7 +10,9 @@
 //!   the engine must still answer `isready`, play a legal move at depth 4 and exit on `quit`.
 //!   Bounded: every line is cheap (searches are limited or interrupted by the next command,
 //!   `go perft` depth <= 2, `bench` depth 1, Hash <= 8 MB, Threads <= 2) and generation stops
-//!   after 100,000 lines or 90 s; the test fails if the deadline comes first. The seed can be
+//!   after 100,000 lines. The engine is judged by progress, not speed, so that the test passes
+//!   on a busy machine: it fails when the engine reads no input, or gives no answer while
+//!   answers are owed, for 30 s, or has not read or answered everything within 10 minutes. The seed can be
 //!   changed with `CORVID_FUZZ_SEED`; a failing run leaves its whole input in the target tmp dir.
 //! * `move_parser_accepts_exactly_the_legal_moves`: `Position::parse_uci_move` on 100,000+ random
 //!   and mutated strings in random positions (standard and Chess960): no panic, and whatever it
@@ -39,10 +41,11 @@ use corvid::{Move, Position};
 
 /// Lines the UCI test must send.
 const LINES: usize = 100_000;
-/// ... within this time.
-const DEADLINE: Duration = Duration::from_secs(90);
-/// The engine must read some input at least this often.
-const STALL: Duration = Duration::from_secs(20);
+/// ... within this time, and the answers to them must come within as much again: a bound for a
+/// hang that crawls, far beyond a slow and busy machine (an idle one sends them in 15-20 s).
+const DEADLINE: Duration = Duration::from_secs(600);
+/// The engine must read some input, and answer the last of it, at least this often.
+const STALL: Duration = Duration::from_secs(30);
 
 const SEED: u64 = 0xC0E5_1D5E_ED00_2024;
 
@@ -892,19 +895,35 @@ fn uci_loop_survives_100k_fuzzed_lines() {
     engine.send("stop");
     engine.send("isready");
     let readies = written.readies + 1;
+    // The engine may still have a pipe buffer of input to work through, and how fast it does
+    // depends on the machine and on what else runs there (a build, self-play at nice 19) and on
+    // the build (the checked one recomputes a key at every move). It is judged by progress, not
+    // by a settle time: it fails only when it stops answering (no line for STALL) or has not
+    // caught up within a bound far beyond any slow machine.
     let sync = Instant::now();
-    // The engine may still have a pipe buffer of input to work through; the checked build
-    // (debug assertions: a key recomputed at every move) does it several times slower.
-    let settle = Duration::from_secs(if cfg!(debug_assertions) { 60 } else { 10 });
-    while engine.readyoks < readies && sync.elapsed() < settle {
+    let mut last = (engine.outputs, Instant::now());
+    let why = loop {
+        if engine.readyoks >= readies {
+            break None;
+        }
         engine.pump(Duration::from_millis(50));
+        if let Some(status) = engine.exited() {
+            break Some(format!("the engine exited ({status}) after {} readyok", engine.readyoks));
+        }
+        if engine.outputs != last.0 {
+            last = (engine.outputs, Instant::now());
+        } else if last.1.elapsed() > STALL {
+            break Some(format!("{} readyok for {readies} isready, then no output for {STALL:?}", engine.readyoks));
+        }
+        if sync.elapsed() > DEADLINE {
+            break Some(format!("{} readyok for {readies} isready after {DEADLINE:?}", engine.readyoks));
+        }
+    };
+    if let Some(why) = why {
+        fail(&why, seed, &written.log, &engine);
     }
     if engine.readyoks != readies {
-        let why = match engine.exited() {
-            Some(status) => format!("the engine exited ({status}) after {} readyok", engine.readyoks),
-            None => format!("{} readyok for {readies} isready after {settle:?}", engine.readyoks),
-        };
-        fail(&why, seed, &written.log, &engine);
+        fail(&format!("{} readyok for {readies} isready", engine.readyoks), seed, &written.log, &engine);
     }
     if engine.bestmoves.len() != written.gos.len() {
         let why = format!("{} bestmove for {} go", engine.bestmoves.len(), written.gos.len());
