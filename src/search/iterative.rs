@@ -4,11 +4,11 @@
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::params::p;
 use super::threads::skips;
-use super::time::{self, TimeBudget};
+use super::time::{self, Moment, TimeBudget};
 use super::worker::Worker;
 use super::{Iteration, ReportedScore, Reporter, Request, ScoreBound, SearchResult, Shared};
 use crate::position::Position;
@@ -40,12 +40,20 @@ impl DerefMut for Search<'_> {
     }
 }
 
+impl Worker {
+    /// Searches `request.root` for `request.limits` and returns the best move found; progress
+    /// goes to `reporter` (the main thread's only).
+    pub fn search(&mut self, request: &Request, shared: &Shared, reporter: &mut dyn Reporter) -> SearchResult {
+        Search { worker: self, shared, reporter }.run(request)
+    }
+}
+
 impl Search<'_> {
     /// Iterative deepening over `request.root`, each depth's lines (`MultiPV`) searched with
     /// aspiration windows; stops at the limits (the main thread) or when told.
     pub(super) fn run(&mut self, request: &Request) -> SearchResult {
         let Request { root, history, limits, overhead, searchmoves, since } = *request;
-        self.start = since.unwrap_or_else(Instant::now);
+        self.start = since.unwrap_or_else(Moment::now);
         self.clock_start = self.start;
         self.ponder_wait = self.shared.pondering.load(Ordering::Relaxed);
         self.budget = TimeBudget::new(limits, overhead, root.fullmove_number() as u32);
@@ -292,7 +300,7 @@ impl Search<'_> {
     fn pondering(&mut self) -> bool {
         if self.ponder_wait && !self.shared.pondering.load(Ordering::Acquire) {
             self.ponder_wait = false;
-            self.clock_start = Instant::now();
+            self.clock_start = Moment::now();
         }
         self.ponder_wait
     }

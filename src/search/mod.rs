@@ -37,7 +37,7 @@ use crate::types::Move;
 pub use pool::{Job, Outcome, Searcher};
 pub use strength::Weakness;
 pub use threads::vote;
-pub use time::{Clock, Limits, TimeBudget};
+pub use time::{set_clock_source, Clock, Limits, Moment, TimeBudget};
 pub use worker::Worker;
 
 /// What a tablebase win is reported as (centipawns, less a point a ply to the win), as other
@@ -84,7 +84,7 @@ pub struct Request<'a> {
     /// When the clock started: the moment the GUI's `go` was handled, so that what comes
     /// before the search (a table still being cleared after `ucinewgame`, threads being
     /// started) is counted as the GUI counts it. `None`: when the search starts.
-    pub since: Option<std::time::Instant>,
+    pub since: Option<Moment>,
 }
 
 impl<'a> Request<'a> {

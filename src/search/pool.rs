@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::threads::vote;
+use super::time::Moment;
 use super::worker::Worker;
 use super::{Iteration, Limits, Reporter, Request, SearchResult, Shared, Silent, Syzygy};
 use crate::nnue::Network;
@@ -42,7 +43,7 @@ pub struct Job {
     pub ponder: bool,
     pub syzygy: Option<Syzygy>,
     /// When the clock started (the GUI's `go`); `None`: when the search starts.
-    pub since: Option<Instant>,
+    pub since: Option<Moment>,
 }
 
 impl Job {
@@ -106,7 +107,7 @@ struct Run {
     /// that each thread lets go of the run (and of the table through it) before it counts
     /// itself out: once the run is idle, the table has no holder but the pool.
     done: Arc<Done>,
-    started: Instant,
+    started: Moment,
 }
 
 /// How many threads still work on a run, and whether none does.
@@ -303,7 +304,7 @@ impl Searcher {
                 idle: Mutex::new(false),
                 idle_signal: Condvar::new(),
             }),
-            started: Instant::now(),
+            started: Moment::now(),
         });
         self.send_all(|| Task::Search(Arc::clone(&run)));
         self.running = Some(run);
@@ -349,14 +350,13 @@ impl Searcher {
     /// Waits at most `timeout` for the running search to end on every thread; true when it has.
     pub fn wait_for(&mut self, timeout: Duration) -> bool {
         let Some(run) = &self.running else { return true };
-        let deadline = Instant::now() + timeout;
-        let mut idle = lock(&run.done.idle);
-        while !*idle {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return false;
-            }
-            idle = run.done.idle_signal.wait_timeout(idle, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
+        // A wait for other threads, in real time (the condition variable keeps its own deadline
+        // through spurious wake-ups), apart from the search's clock.
+        let idle = lock(&run.done.idle);
+        let (idle, _) =
+            run.done.idle_signal.wait_timeout_while(idle, timeout, |idle| !*idle).unwrap_or_else(|e| e.into_inner());
+        if !*idle {
+            return false;
         }
         drop(idle);
         self.running = None;
@@ -515,15 +515,11 @@ fn main_search(worker: &mut Worker, run: &Run) {
         std::thread::sleep(Duration::from_millis(1));
     }
     shared.stop.store(true, Ordering::Release);
-    let deadline = Instant::now() + HELPER_GRACE;
-    let mut helpers = lock(&run.helpers);
-    while !helpers.iter().all(|(_, stopped)| *stopped) {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            break;
-        }
-        helpers = run.helper_done.wait_timeout(helpers, left).map(|(g, _)| g).unwrap_or_else(|e| e.into_inner().0);
-    }
+    let helpers = lock(&run.helpers);
+    let (helpers, _) = run
+        .helper_done
+        .wait_timeout_while(helpers, HELPER_GRACE, |helpers| !helpers.iter().all(|(_, stopped)| *stopped))
+        .unwrap_or_else(|e| e.into_inner());
     let mut results = vec![result];
     // A helper without a completed iteration has no vote.
     results.extend(helpers.iter().filter_map(|(r, _)| r.clone()));
@@ -619,7 +615,7 @@ mod tests {
             }
         }
         let mut searcher = Searcher::with_hash(1, 4).unwrap();
-        let since = Instant::now();
+        let since = Moment::now();
         std::thread::sleep(Duration::from_millis(300));
         let limits = Limits { depth: Some(3), ..Limits::default() };
         let job = Job { since: Some(since), ..Job::new(Position::startpos(), limits) };
@@ -630,7 +626,7 @@ mod tests {
         // and done.
         let clock = Clock { time: Duration::from_millis(200), increment: Duration::ZERO, moves_to_go: None };
         let limits = Limits { clock: Some(clock), ..Limits::default() };
-        let since = Instant::now() - Duration::from_millis(300);
+        let since = Moment::now().earlier_by(Duration::from_millis(300));
         let job = Job { since: Some(since), ..Job::new(Position::startpos(), limits) };
         let outcome = searcher.search(job, &mut Silent, None);
         assert_eq!(outcome.best().depth, 1, "{:?}", outcome.best());

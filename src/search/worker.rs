@@ -3,12 +3,9 @@
 //! per-ply stack and principal variations, and the limits of the running search.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::history::{self, History};
-use super::iterative::Search;
-use super::time::TimeBudget;
-use super::{Reporter, Request, SearchResult, Shared};
+use super::time::{Moment, TimeBudget};
 use crate::eval::PawnTable;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::MAX_PLY;
@@ -78,9 +75,9 @@ pub struct Worker {
     /// Whether the node and time limits apply yet (from the first completed iteration on).
     pub(super) limits_armed: bool,
     // limits of the running search
-    pub(super) start: Instant,
+    pub(super) start: Moment,
     /// Where the time budget is counted from: `start`, or the moment of `ponderhit`.
-    pub(super) clock_start: Instant,
+    pub(super) clock_start: Moment,
     /// Whether this search began as `go ponder` and has not seen `ponderhit` yet.
     pub(super) ponder_wait: bool,
     pub(super) budget: TimeBudget,
@@ -129,8 +126,8 @@ impl Worker {
             seldepth: 0,
             stopped: false,
             limits_armed: false,
-            start: Instant::now(),
-            clock_start: Instant::now(),
+            start: Moment::now(),
+            clock_start: Moment::now(),
             ponder_wait: false,
             budget: TimeBudget { soft: None, hard: None },
             node_limit: u64::MAX,
@@ -157,11 +154,5 @@ impl Worker {
     /// Evaluates with `net` from the next search on (`EvalFile`; the embedded network by default).
     pub fn set_network(&mut self, net: &Arc<Network>) {
         self.nnue.set_network(net);
-    }
-
-    /// Searches `request.root` for `request.limits` and returns the best move found; progress
-    /// goes to `reporter` (the main thread's only).
-    pub fn search(&mut self, request: &Request, shared: &Shared, reporter: &mut dyn Reporter) -> SearchResult {
-        Search { worker: self, shared, reporter }.run(request)
     }
 }

@@ -130,7 +130,7 @@ impl Engine {
     /// its own thread and its `bestmove` is written from there.
     pub(super) fn go(&mut self, mut go: Go) {
         // The GUI's clock is running from here on.
-        let since = std::time::Instant::now();
+        let since = crate::search::Moment::now();
         let pos = self.position;
         // A `go` with parameters that could not be read is still answered: each problem is
         // reported, and where nothing readable limits the search, it searches for a second.
