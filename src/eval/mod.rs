@@ -5,12 +5,13 @@
 //! drawish endings, and returned from the side to move's point of view in centipawns.
 //!
 //! The weights themselves live below the position, in [`crate::weights`]. Files: `pawns` (pawn
-//! structure, king shelter, pawn hash table), `terms` (everything else), `trace` (coefficients
-//! for the tuner and the `eval` breakdown).
+//! structure, king shelter, pawn hash table), `terms` (everything else), `tracer` (what the
+//! terms report each weight to), `trace` (coefficients for the tuner and the `eval` breakdown).
 
 mod pawns;
 mod terms;
 mod trace;
+mod tracer;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -18,7 +19,8 @@ pub(crate) mod tests;
 pub use crate::weights::{params, psqt, s, Score, Spec, NUM_PARAMS, SPECS, W};
 pub use pawns::{PawnEntry, PawnTable};
 pub use terms::{insufficient_material, phase, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
-pub use trace::{eval_report, trace, trace_terms, Coefficients, NoTrace, TermLine, Tracer};
+pub use trace::{eval_report, trace, trace_terms, TermLine};
+pub use tracer::{Coefficients, NoTrace, Tracer};
 
 use crate::position::Position;
 use crate::types::Color;

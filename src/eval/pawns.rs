@@ -5,7 +5,7 @@
 //! thread, owned by the caller). Passed pawns are also stored so that the terms that depend on
 //! other pieces (a free path to promotion) can be added after the probe.
 
-use super::trace::{NoTrace, Tracer};
+use super::tracer::{NoTrace, Tracer};
 use crate::position::Position;
 use crate::tables::pawn_attacks;
 use crate::types::{Bitboard, Color, File, PieceType, Square};

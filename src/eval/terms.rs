@@ -6,7 +6,7 @@
 //! point of view and the result is White's minus Black's.
 
 use super::pawns::{self, PawnEntry, PawnTable};
-use super::trace::Tracer;
+use super::tracer::Tracer;
 use crate::position::Position;
 use crate::tables::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::types::{Bitboard, Color, PieceType, Rank, Square};

@@ -1,7 +1,13 @@
 //! The hidden layer: accumulators, their incremental updates, the refresh cache of king
 //! buckets and the stack along the search path.
 
-use super::*;
+use std::sync::Arc;
+
+use super::kernels::{add, apply, sub};
+use super::layout::{bucket, View};
+use super::{embedded, Base, Network, HIDDEN, INPUTS};
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
 
 /// One accumulator per perspective (`[Color::index()]`): the hidden layer before activation.
 #[derive(Clone, Copy)]

@@ -11,7 +11,8 @@
 //! own king (seen from its side), a byte that says whether the board is mirrored left to right
 //! when that king is on files e-h, and 3 zero bytes; then 768 rows per bucket (see [`Layout`]).
 
-use super::*;
+use super::layout::Layout;
+use super::{Base, Network, HIDDEN, INPUTS, MAX_FEATURE_WEIGHT, MAX_KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS};
 
 pub(super) fn read_i16s(bytes: &[u8], out: &mut [i16]) {
     for (value, chunk) in out.iter_mut().zip(bytes.chunks_exact(2)) {

@@ -1,7 +1,7 @@
 //! The inner loops: the accumulator update and the output layer's dot product, with the
 //! scalar references and the x86-64 vector kernels.
 
-use super::*;
+use super::{HIDDEN, QA};
 
 /// The kernel the network's inner loops run on this CPU: `avx2` (compiled in, or found at run
 /// time), `sse2`, or `scalar`.

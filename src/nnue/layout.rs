@@ -1,7 +1,9 @@
 //! Which input a piece on a square is: king buckets, mirroring and the views of each
 //! perspective; and the output bucket of a position.
 
-use super::*;
+use super::{INPUTS, MAX_KING_BUCKETS, OUTPUT_BUCKETS};
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
 
 /// How the inputs depend on the perspective's own king: a bucket for each square it may stand
 /// on (seen from its side: rank 1 is its back rank), each bucket a set of 768 inputs, and

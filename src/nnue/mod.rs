@@ -29,7 +29,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use crate::position::Position;
-use crate::types::{Color, PieceType, Square};
+use crate::types::Color;
 
 mod accumulator;
 mod file;
@@ -37,9 +37,9 @@ mod kernels;
 mod layout;
 
 pub use accumulator::{Accumulator, AccumulatorStack, RefreshCache};
+use kernels::screlu_dot;
 #[cfg(target_arch = "x86_64")]
 pub use kernels::simd;
-use kernels::{add, apply, screlu_dot, sub};
 pub use kernels::{apply_scalar, kernel, screlu_dot_scalar};
 pub use layout::{bucket, feature, Layout, View};
 

@@ -1,5 +1,7 @@
+use super::kernels::apply;
 use super::*;
 use crate::eval::tests::mirror_fen;
+use crate::types::{PieceType, Square};
 
 const FENS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

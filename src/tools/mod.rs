@@ -6,6 +6,7 @@
 
 pub mod datagen;
 pub mod epd;
+pub mod game;
 pub mod packed;
 pub mod pgn;
 pub mod train;

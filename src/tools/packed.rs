@@ -17,6 +17,7 @@
 
 use std::io::{self, Read, Write};
 
+pub use super::game::{Game, Wdl};
 use crate::position::Position;
 use crate::types::{CastleSide, Color, Move, MoveKind, PieceType, Square};
 
@@ -24,41 +25,6 @@ use crate::types::{CastleSide, Color, Move, MoveKind, PieceType, Square};
 pub const BOARD_BYTES: usize = 32;
 /// The piece code of a rook that carries a castling right.
 const UNMOVED_ROOK: u8 = 6;
-
-/// A game's result as the formats store it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wdl {
-    BlackWin = 0,
-    Draw = 1,
-    WhiteWin = 2,
-}
-
-impl Wdl {
-    /// From a result in White's view: 1, 0.5 or 0.
-    pub fn from_white_score(result: f32) -> Wdl {
-        if result > 0.75 {
-            Wdl::WhiteWin
-        } else if result < 0.25 {
-            Wdl::BlackWin
-        } else {
-            Wdl::Draw
-        }
-    }
-
-    /// The result in White's view: 1, 0.5 or 0.
-    pub fn white_score(self) -> f32 {
-        self as u8 as f32 / 2.0
-    }
-
-    fn from_byte(b: u8) -> Result<Wdl, String> {
-        match b {
-            0 => Ok(Wdl::BlackWin),
-            1 => Ok(Wdl::Draw),
-            2 => Ok(Wdl::WhiteWin),
-            _ => Err(format!("result byte {b} is not 0, 1 or 2")),
-        }
-    }
-}
 
 /// One position with its score (centipawns, White's view) and game result.
 pub type PackedBoard = [u8; BOARD_BYTES];
@@ -146,15 +112,7 @@ pub fn decode_move(pos: &Position, raw: u16) -> Result<Move, String> {
 /// reader of a file that `datagen` is still writing meets at its end).
 pub const TRUNCATED: &str = "truncated game";
 
-/// A self-play game: its start, its result and every move with the score of the position it
-/// was played in (centipawns, White's view).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    pub start: Position,
-    pub wdl: Wdl,
-    pub moves: Vec<(Move, i16)>,
-}
-
+/// Games in viriformat.
 impl Game {
     /// Writes the game in viriformat.
     pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
@@ -191,15 +149,6 @@ impl Game {
             moves.push((m, i16::from_le_bytes([entry[2], entry[3]])));
             pos = pos.make_move(m);
         }
-    }
-
-    /// Every position of the game with the score it was played with, in order.
-    pub fn positions(&self) -> impl Iterator<Item = (Position, i16)> + '_ {
-        self.moves.iter().scan(self.start, |pos, &(m, score)| {
-            let here = *pos;
-            *pos = pos.make_move(m);
-            Some((here, score))
-        })
     }
 }
 

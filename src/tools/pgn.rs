@@ -8,7 +8,7 @@
 //! skipped; games without a result (`*`) are skipped. A move that is not legal where it stands
 //! is an error naming the game and the move.
 
-use super::packed::{Game, Wdl};
+use super::game::{Game, Wdl};
 use crate::position::Position;
 use crate::tt::MATE;
 
