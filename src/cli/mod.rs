@@ -267,7 +267,7 @@ pub fn help() -> String {
     text.push_str("  corvid help [<subcommand>]              this text, or one subcommand's flags\n");
     text.push_str("  corvid \"<uci command>\" ...             run UCI commands, then exit (OpenBench's genfens)\n");
     text.push_str("  corvid <subcommand> --help              the same\n\n");
-    text.push_str(uci::HELP);
+    text.push_str(&uci::help());
     text
 }
 

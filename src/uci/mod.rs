@@ -37,8 +37,14 @@ use command::{Command, Start};
 use options::{Change, Options};
 use report::say;
 
-/// The UCI part of the help (`help` in the loop; `corvid help` adds the command line).
-pub const HELP: &str = "\
+/// The UCI part of the help (`help` in the loop; `corvid help` adds the command line): the
+/// commands, then the options from their table.
+pub fn help() -> String {
+    format!("{COMMANDS}{}", options::help())
+}
+
+/// The commands of the help text.
+const COMMANDS: &str = "\
 UCI commands:
   uci, debug [on|off], isready, setoption name <name> [value <v>], register, ucinewgame,
   position startpos|fen <fen> [moves <m>...],
@@ -52,12 +58,6 @@ Extensions:
   bench [depth]                           as 'corvid bench' (stop ends it)
   genfens <n> seed <s> book <None|file>   n openings for OpenBench, as 'info string genfens <fen>'
   help                                    this text ('corvid help' lists the command line)
-Options: Hash (MB, 1-33554432), Threads (1-1024), Clear Hash, Ponder, UCI_Chess960,
-  Move Overhead (ms, 0-5000), MultiPV (1-256), UCI_ShowWDL, UseNNUE (default on; off: the
-  hand-crafted evaluation alone), EvalFile (a network file), OwnBook, BookFile (a Polyglot book),
-  UCI_LimitStrength, UCI_Elo (1000-2600: play at that level instead of full strength),
-  SyzygyPath (tables' directories, ':'-separated; ';' on Windows), SyzygyProbeDepth,
-  SyzygyProbeLimit, Syzygy50MoveRule.
 ";
 
 /// Engine name and version.
@@ -346,7 +346,7 @@ impl Engine {
                     say(&format!("info string error: {why}"));
                 }
             }
-            Command::Help => say(HELP.trim_end()),
+            Command::Help => say(help().trim_end()),
             Command::Invalid(why) => say(&format!("info string error: {why}")),
             Command::Unknown(text) => eprintln!("unknown command: {text}"),
             Command::Empty => {}

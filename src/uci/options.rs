@@ -3,40 +3,6 @@
 //! keeps its value.
 
 use crate::search::params;
-use crate::search::strength::{MAX_ELO, MIN_ELO};
-
-/// Current option values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub ponder: bool,
-    pub chess960: bool,
-    pub move_overhead_ms: u64,
-    pub multipv: usize,
-    pub show_wdl: bool,
-    /// Evaluate with the network (`UseNNUE`, on by default); off: the hand-crafted, Texel-tuned
-    /// evaluation alone.
-    pub use_nnue: bool,
-    /// The network file in use (`EvalFile`); [`EMBEDDED`] for the one inside the binary.
-    pub eval_file: String,
-    /// Play from the opening book (`OwnBook`) when one is loaded (`BookFile`).
-    pub own_book: bool,
-    /// The book file in use; [`NO_BOOK`] for none.
-    pub book_file: String,
-    /// Play at `elo` instead of full strength (`UCI_LimitStrength`).
-    pub limit_strength: bool,
-    /// The level played at when `limit_strength` is on (`UCI_Elo`).
-    pub elo: u32,
-    /// Directories of Syzygy tables (`SyzygyPath`); [`NO_TABLES`] for none.
-    pub syzygy_path: String,
-    /// `SyzygyProbeDepth`: the search probes at this depth or more.
-    pub syzygy_probe_depth: i32,
-    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
-    pub syzygy_probe_limit: usize,
-    /// `Syzygy50MoveRule`: wins and losses the fifty-move rule spoils count as draws.
-    pub syzygy_rule50: bool,
-}
 
 /// `BookFile`'s value for no book.
 pub const NO_BOOK: &str = "<none>";
@@ -46,30 +12,6 @@ pub const NO_TABLES: &str = "<empty>";
 
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED: &str = "<embedded>";
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            ponder: false,
-            chess960: false,
-            move_overhead_ms: 10,
-            multipv: 1,
-            show_wdl: false,
-            use_nnue: crate::nnue::ON_BY_DEFAULT,
-            eval_file: EMBEDDED.to_string(),
-            own_book: false,
-            book_file: NO_BOOK.to_string(),
-            limit_strength: false,
-            elo: DEFAULT_ELO,
-            syzygy_path: NO_TABLES.to_string(),
-            syzygy_probe_depth: 1,
-            syzygy_probe_limit: crate::syzygy::MAX_PIECES,
-            syzygy_rule50: true,
-        }
-    }
-}
 
 /// The largest hash accepted (MiB); an allocation that fails is reported and the old table kept.
 pub const MAX_HASH_MB: usize = 1 << 25;
@@ -99,131 +41,268 @@ pub enum Change {
     LoadSyzygy(Option<String>),
 }
 
+/// The kind of value an option takes, as the `uci` answer declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number from `min` to `max`.
+    Spin { min: u64, max: u64 },
+    /// `true` or `false`.
+    Check,
+    /// No value: setting it does something.
+    Button,
+    /// Text (a path); empty or `none` means nothing is loaded.
+    Text { none: &'static str },
+}
+
+/// One UCI option as the table declares it: its name, kind, one line of help, and how its
+/// current value reads (for the `uci` answer's default).
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    show: fn(&Options) -> String,
+}
+
+impl Spec {
+    /// The `option name ...` line of the `uci` answer.
+    pub fn declaration(&self) -> String {
+        let default = (self.show)(&Options::default());
+        match self.kind {
+            Kind::Spin { min, max } => {
+                format!("option name {} type spin default {default} min {min} max {max}", self.name)
+            }
+            Kind::Check => format!("option name {} type check default {default}", self.name),
+            Kind::Button => format!("option name {} type button", self.name),
+            Kind::Text { .. } => format!("option name {} type string default {default}", self.name),
+        }
+    }
+
+    /// The option's line of the help text: its name, its values and default, what it does.
+    pub fn help_line(&self) -> String {
+        let default = (self.show)(&Options::default());
+        let values = match self.kind {
+            Kind::Spin { min, max } => format!("{min}-{max}, default {default}"),
+            Kind::Check => format!("true|false, default {default}"),
+            Kind::Button => "button".to_string(),
+            Kind::Text { none } => format!("text, default {default} ({none}: none)"),
+        };
+        format!("  {:<18} {values}: {}", self.name, self.help)
+    }
+}
+
+/// A value an option holds, read from `setoption`'s text as the option's kind says.
+trait Setting: Sized {
+    fn read(name: &str, kind: Kind, text: Option<&str>) -> Result<Self, String>;
+    fn show(&self) -> String;
+}
+
+/// A spin's number, checked against its range.
+fn number(name: &str, kind: Kind, text: Option<&str>) -> Result<u64, String> {
+    let Kind::Spin { min, max } = kind else { unreachable!("numbers are spins") };
+    let v = text.ok_or(format!("option '{name}' needs a value from {min} to {max}"))?.trim();
+    match v.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("option '{name}': '{v}' is not a number from {min} to {max}; unchanged")),
+    }
+}
+
+macro_rules! spin_setting {
+    ($($t:ty),*) => {$(
+        impl Setting for $t {
+            fn read(name: &str, kind: Kind, text: Option<&str>) -> Result<$t, String> {
+                let n = number(name, kind, text)?;
+                <$t>::try_from(n).map_err(|_| format!("option '{name}': {n} is too large; unchanged"))
+            }
+            fn show(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+spin_setting!(usize, u64, u32, i32);
+
+impl Setting for bool {
+    fn read(name: &str, _kind: Kind, text: Option<&str>) -> Result<bool, String> {
+        match text.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            other => Err(format!("option '{name}': '{}' is not true or false; unchanged", other.unwrap_or(""))),
+        }
+    }
+    fn show(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Setting for String {
+    /// The text trimmed; nothing, or only spaces, is the option's `none`.
+    fn read(_name: &str, kind: Kind, text: Option<&str>) -> Result<String, String> {
+        let Kind::Text { none } = kind else { unreachable!("strings are text options") };
+        Ok(match text.map(str::trim) {
+            None | Some("") => none.to_string(),
+            Some(v) => v.to_string(),
+        })
+    }
+    fn show(&self) -> String {
+        self.clone()
+    }
+}
+
+impl Setting for () {
+    fn read(_name: &str, _kind: Kind, _text: Option<&str>) -> Result<(), String> {
+        Ok(())
+    }
+    fn show(&self) -> String {
+        String::new()
+    }
+}
+
+/// What setting an option does: each takes the option's field and the value read.
+mod effect {
+    use super::{Change, EMBEDDED, NO_BOOK, NO_TABLES};
+
+    /// Kept, read when next needed.
+    pub fn store<T>(field: &mut T, v: T) -> Change {
+        *field = v;
+        Change::Stored
+    }
+
+    /// Kept; the table's evaluations were made at the old strength.
+    pub fn strength<T>(field: &mut T, v: T) -> Change {
+        *field = v;
+        Change::Strength
+    }
+
+    /// A new table; the size is kept once it is allocated.
+    pub fn resize(_field: &mut usize, mb: usize) -> Change {
+        Change::Resize(mb)
+    }
+
+    pub fn clear_hash(_field: &mut (), _v: ()) -> Change {
+        Change::ClearHash
+    }
+
+    /// `Some(path)` unless `v` is the option's `none`.
+    fn path(v: String, none: &str) -> Option<String> {
+        (v != none).then_some(v)
+    }
+
+    /// The paths are kept once the engine has read them.
+    pub fn load_book(_field: &mut String, v: String) -> Change {
+        Change::LoadBook(path(v, NO_BOOK))
+    }
+
+    pub fn load_syzygy(_field: &mut String, v: String) -> Change {
+        Change::LoadSyzygy(path(v, NO_TABLES))
+    }
+
+    pub fn load_network(_field: &mut String, v: String) -> Change {
+        Change::LoadNetwork(path(v, EMBEDDED))
+    }
+}
+
+/// The option table: each option once, with its field, type and default, its UCI name and
+/// kind, one line of help, and what setting it does ([`effect`]). The `Options` struct, its
+/// default, the `uci` answer, `setoption` and the help text all come from it.
+macro_rules! options {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $ty:ty = $default:expr, $name:literal, $kind:expr, $effect:ident, $help:literal;
+    )*) => {
+        /// Current option values.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Options {
+            $($(#[doc = $doc])* pub $field: $ty,)*
+        }
+
+        impl Default for Options {
+            fn default() -> Options {
+                Options { $($field: $default,)* }
+            }
+        }
+
+        /// Every option, in the order the `uci` answer lists them.
+        pub const OPTIONS: &[Spec] = &[$(
+            Spec { name: $name, kind: $kind, help: $help, show: |o: &Options| Setting::show(&o.$field) },
+        )*];
+
+        impl Options {
+            /// Applies `setoption name <name> value <value>`; names are case-insensitive. A value
+            /// out of range or of the wrong kind is refused with a reason, and the option keeps its
+            /// value.
+            pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+                let wanted = name.trim();
+                $(
+                    if wanted.eq_ignore_ascii_case($name) {
+                        let v = <$ty as Setting>::read($name, $kind, value)?;
+                        return Ok(effect::$effect(&mut self.$field, v));
+                    }
+                )*
+                set_tunable(name, value)
+            }
+        }
+    };
+}
+
+options! {
+    /// The transposition table's size in MiB (kept once the table is allocated).
+    hash_mb: usize = 16, "Hash", Kind::Spin { min: 1, max: MAX_HASH_MB as u64 }, resize,
+        "the transposition table, MB";
+    threads: usize = 1, "Threads", Kind::Spin { min: 1, max: MAX_THREADS as u64 }, store,
+        "search threads";
+    clear_hash: () = (), "Clear Hash", Kind::Button, clear_hash, "empties the transposition table";
+    ponder: bool = false, "Ponder", Kind::Check, store, "the GUI may search on the opponent's time";
+    chess960: bool = false, "UCI_Chess960", Kind::Check, store, "Chess960 castling (king takes rook)";
+    move_overhead_ms: u64 = 10, "Move Overhead", Kind::Spin { min: 0, max: MAX_OVERHEAD_MS }, store,
+        "ms kept in hand on every move for the GUI and the pipes";
+    multipv: usize = 1, "MultiPV", Kind::Spin { min: 1, max: MAX_MULTIPV as u64 }, store,
+        "lines searched and shown";
+    show_wdl: bool = false, "UCI_ShowWDL", Kind::Check, store, "win/draw/loss per mille in info lines";
+    /// Evaluate with the network (`UseNNUE`, on by default); off: the hand-crafted, Texel-tuned
+    /// evaluation alone.
+    use_nnue: bool = crate::nnue::ON_BY_DEFAULT, "UseNNUE", Kind::Check, store,
+        "evaluate with the network (off: the hand-crafted evaluation alone)";
+    /// The network file in use (`EvalFile`); [`EMBEDDED`] for the one inside the binary.
+    eval_file: String = EMBEDDED.to_string(), "EvalFile", Kind::Text { none: EMBEDDED }, load_network,
+        "a network file to evaluate with";
+    /// Play from the opening book (`OwnBook`) when one is loaded (`BookFile`).
+    own_book: bool = false, "OwnBook", Kind::Check, store, "play from BookFile's book";
+    /// The book file in use; [`NO_BOOK`] for none.
+    book_file: String = NO_BOOK.to_string(), "BookFile", Kind::Text { none: NO_BOOK }, load_book,
+        "a Polyglot opening book";
+    /// Play at `elo` instead of full strength (`UCI_LimitStrength`).
+    limit_strength: bool = false, "UCI_LimitStrength", Kind::Check, strength, "play at UCI_Elo";
+    /// The level played at when `limit_strength` is on (`UCI_Elo`).
+    elo: u32 = DEFAULT_ELO, "UCI_Elo",
+        Kind::Spin { min: crate::search::strength::MIN_ELO as u64, max: crate::search::strength::MAX_ELO as u64 },
+        strength, "the level played at (the top is full strength)";
+    /// Directories of Syzygy tables (`SyzygyPath`); [`NO_TABLES`] for none.
+    syzygy_path: String = NO_TABLES.to_string(), "SyzygyPath", Kind::Text { none: NO_TABLES }, load_syzygy,
+        "tables' directories, ':'-separated (';' on Windows)";
+    /// `SyzygyProbeDepth`: the search probes at this depth or more.
+    syzygy_probe_depth: i32 = 1, "SyzygyProbeDepth", Kind::Spin { min: 1, max: 100 }, store,
+        "probe the tables at this depth or more";
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
+    syzygy_probe_limit: usize = crate::syzygy::MAX_PIECES, "SyzygyProbeLimit",
+        Kind::Spin { min: 0, max: crate::syzygy::MAX_PIECES as u64 }, store,
+        "probe positions of at most this many pieces";
+    /// `Syzygy50MoveRule`: wins and losses the fifty-move rule spoils count as draws.
+    syzygy_rule50: bool = true, "Syzygy50MoveRule", Kind::Check, store,
+        "wins the fifty-move rule spoils count as draws";
+}
+
 impl Options {
     /// The `option ...` lines of the `uci` answer.
     pub fn declarations(&self) -> Vec<String> {
-        let d = Options::default();
-        vec![
-            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
-            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
-            "option name Clear Hash type button".to_string(),
-            format!("option name Ponder type check default {}", d.ponder),
-            format!("option name UCI_Chess960 type check default {}", d.chess960),
-            format!("option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}", d.move_overhead_ms),
-            format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
-            format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
-            format!("option name UseNNUE type check default {}", d.use_nnue),
-            format!("option name EvalFile type string default {}", d.eval_file),
-            format!("option name OwnBook type check default {}", d.own_book),
-            format!("option name BookFile type string default {}", d.book_file),
-            format!("option name UCI_LimitStrength type check default {}", d.limit_strength),
-            format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
-            format!("option name SyzygyPath type string default {}", d.syzygy_path),
-            format!("option name SyzygyProbeDepth type spin default {} min 1 max 100", d.syzygy_probe_depth),
-            format!(
-                "option name SyzygyProbeLimit type spin default {} min 0 max {}",
-                d.syzygy_probe_limit,
-                crate::syzygy::MAX_PIECES
-            ),
-            format!("option name Syzygy50MoveRule type check default {}", d.syzygy_rule50),
-        ]
-        .into_iter()
-        .chain(tunable_declarations())
-        .collect()
+        OPTIONS.iter().map(Spec::declaration).chain(tunable_declarations()).collect()
     }
+}
 
-    /// Applies `setoption name <name> value <value>`; names are case-insensitive.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
-        let spin = |min: u64, max: u64| -> Result<u64, String> {
-            let v = value.ok_or(format!("option '{name}' needs a value from {min} to {max}"))?.trim();
-            match v.parse::<u64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!("option '{name}': '{v}' is not a number from {min} to {max}; unchanged")),
-            }
-        };
-        let check = || -> Result<bool, String> {
-            match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") => Ok(true),
-                Some("false") => Ok(false),
-                other => Err(format!("option '{name}': '{}' is not true or false; unchanged", other.unwrap_or(""))),
-            }
-        };
-        match name.trim().to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mb = spin(1, MAX_HASH_MB as u64)? as usize;
-                Ok(Change::Resize(mb))
-            }
-            "threads" => {
-                self.threads = spin(1, MAX_THREADS as u64)? as usize;
-                Ok(Change::Stored)
-            }
-            "clear hash" => Ok(Change::ClearHash),
-            "ponder" => {
-                self.ponder = check()?;
-                Ok(Change::Stored)
-            }
-            "uci_chess960" => {
-                self.chess960 = check()?;
-                Ok(Change::Stored)
-            }
-            "move overhead" => {
-                self.move_overhead_ms = spin(0, MAX_OVERHEAD_MS)?;
-                Ok(Change::Stored)
-            }
-            "multipv" => {
-                self.multipv = spin(1, MAX_MULTIPV as u64)? as usize;
-                Ok(Change::Stored)
-            }
-            "uci_showwdl" => {
-                self.show_wdl = check()?;
-                Ok(Change::Stored)
-            }
-            "usennue" => {
-                self.use_nnue = check()?;
-                Ok(Change::Stored)
-            }
-            "uci_limitstrength" => {
-                self.limit_strength = check()?;
-                Ok(Change::Strength)
-            }
-            "uci_elo" => {
-                self.elo = spin(MIN_ELO as u64, MAX_ELO as u64)? as u32;
-                Ok(Change::Strength)
-            }
-            "syzygypath" => match value.map(str::trim) {
-                None | Some("") => Ok(Change::LoadSyzygy(None)),
-                Some(v) if v == NO_TABLES => Ok(Change::LoadSyzygy(None)),
-                Some(paths) => Ok(Change::LoadSyzygy(Some(paths.to_string()))),
-            },
-            "syzygyprobedepth" => {
-                self.syzygy_probe_depth = spin(1, 100)? as i32;
-                Ok(Change::Stored)
-            }
-            "syzygyprobelimit" => {
-                self.syzygy_probe_limit = spin(0, crate::syzygy::MAX_PIECES as u64)? as usize;
-                Ok(Change::Stored)
-            }
-            "syzygy50moverule" => {
-                self.syzygy_rule50 = check()?;
-                Ok(Change::Stored)
-            }
-            "ownbook" => {
-                self.own_book = check()?;
-                Ok(Change::Stored)
-            }
-            "bookfile" => match value.map(str::trim) {
-                None | Some("") => Ok(Change::LoadBook(None)),
-                Some(v) if v == NO_BOOK => Ok(Change::LoadBook(None)),
-                Some(path) => Ok(Change::LoadBook(Some(path.to_string()))),
-            },
-            "evalfile" => match value.map(str::trim) {
-                None | Some("") => Ok(Change::LoadNetwork(None)),
-                Some(v) if v == EMBEDDED => Ok(Change::LoadNetwork(None)),
-                Some(path) => Ok(Change::LoadNetwork(Some(path.to_string()))),
-            },
-            _ => set_tunable(name, value),
-        }
-    }
+/// The options' part of the help text, a line each from the table.
+pub fn help() -> String {
+    let lines: Vec<String> = OPTIONS.iter().map(Spec::help_line).collect();
+    format!("Options (setoption name <name> value <v>):\n{}\n", lines.join("\n"))
 }
 
 /// A tune build's options: one spin per search and clock constant (`make TUNE=1`).
@@ -276,6 +355,69 @@ mod tests {
             assert_eq!(o.set("TIME_NODE_FACTOR", Some(&other)), Err("no such option 'TIME_NODE_FACTOR'".into()));
         }
         assert_eq!(params::value(t.name), Some(t.default));
+    }
+
+    #[test]
+    fn the_table_declares_lists_and_sets_each_option_once() {
+        let mut names: Vec<String> = OPTIONS.iter().map(|o| o.name.to_ascii_lowercase()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), OPTIONS.len(), "one entry per name, case aside");
+        let help = help();
+        let defaults = Options::default();
+        for spec in OPTIONS {
+            // Listed in the `uci` answer and the help, the help giving the range the table holds.
+            let declared = defaults
+                .declarations()
+                .into_iter()
+                .filter(|d| d.starts_with(&format!("option name {} type", spec.name)));
+            assert_eq!(declared.count(), 1, "{}", spec.name);
+            let line =
+                help.lines().find(|l| l.trim_start().starts_with(spec.name)).unwrap_or_else(|| panic!("{}", spec.name));
+            match spec.kind {
+                Kind::Spin { min, max } => {
+                    assert!(line.contains(&format!("{min}-{max}")), "{line}");
+                    // The bounds are accepted, one past them refused, and the option unchanged then.
+                    let mut o = Options::default();
+                    for v in [min, max] {
+                        assert!(o.set(spec.name, Some(&v.to_string())).is_ok(), "{} {v}", spec.name);
+                    }
+                    let kept = o.clone();
+                    assert!(o.set(spec.name, Some(&(max + 1).to_string())).is_err(), "{}", spec.name);
+                    if min > 0 {
+                        assert!(o.set(spec.name, Some(&(min - 1).to_string())).is_err(), "{}", spec.name);
+                    }
+                    assert!(o.set(spec.name, Some("x")).is_err() && o.set(spec.name, None).is_err());
+                    assert_eq!(o, kept, "{}: a refused value changes nothing", spec.name);
+                }
+                Kind::Check => {
+                    // Stored (or a change of strength): the field reads what was set.
+                    let mut o = Options::default();
+                    let before = spec.declaration();
+                    let flipped = !before.ends_with("true");
+                    assert!(o.set(&spec.name.to_ascii_uppercase(), Some(&flipped.to_string())).is_ok());
+                    assert_eq!((spec.show)(&o), flipped.to_string(), "{}", spec.name);
+                    assert!(o.set(spec.name, Some("yes")).is_err());
+                    assert_eq!((spec.show)(&o), flipped.to_string(), "{}", spec.name);
+                }
+                Kind::Button => assert_eq!(Options::default().set(spec.name, None), Ok(Change::ClearHash)),
+                Kind::Text { none } => {
+                    let mut o = Options::default();
+                    assert!(line.contains(none), "{line}");
+                    for empty in [None, Some(""), Some("  "), Some(none)] {
+                        let change = o.set(spec.name, empty).unwrap();
+                        assert!(
+                            matches!(
+                                change,
+                                Change::LoadBook(None) | Change::LoadNetwork(None) | Change::LoadSyzygy(None)
+                            ),
+                            "{} {empty:?}: {change:?}",
+                            spec.name
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
