@@ -85,7 +85,8 @@ impl Spec {
             Kind::Spin { min, max } => format!("{min}-{max}, default {default}"),
             Kind::Check => format!("true|false, default {default}"),
             Kind::Button => "button".to_string(),
-            Kind::Text { none } => format!("text, default {default} ({none}: none)"),
+            Kind::Text { none } if default == none => format!("a path, or {none} (the default)"),
+            Kind::Text { none } => format!("a path, or {none}; default {default}"),
         };
         format!("  {:<18} {values}: {}", self.name, self.help)
     }
