@@ -342,18 +342,15 @@ fn main() {
     embed_network(&out_dir);
 }
 
-/// Layout constants of a network file (see `src/nnue/mod.rs`): inputs and output buckets.
-const NET_INPUTS: usize = 768;
-const NET_BUCKETS: usize = 8;
-const NET_MAGICS: [&[u8; 8]; 3] = [b"CRVDNET1", b"CRVDPSQ1", b"CRVDRES1"];
-/// The weight limits of `src/nnue/mod.rs` (`MAX_FEATURE_WEIGHT`, `MAX_OUTPUT_WEIGHT`): beyond
-/// them the integer sums of the inference could overflow.
-const NET_MAX_FEATURE: i32 = i16::MAX as i32 / 33;
-const NET_MAX_OUTPUT: i32 = i16::MAX as i32 / 255;
+/// The network file's format, the engine's own: header, size and value ranges.
+#[path = "src/nnue/format.rs"]
+#[allow(dead_code)]
+mod format;
 
 /// Checks the network to embed and copies it into `out_dir`, with its hidden size beside it.
 fn embed_network(out_dir: &std::path::Path) {
     println!("cargo:rerun-if-env-changed=CORVID_EVALFILE");
+    println!("cargo:rerun-if-changed=src/nnue/format.rs");
     let path = match env::var("CORVID_EVALFILE") {
         Ok(p) if !p.is_empty() => PathBuf::from(p),
         _ => PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
@@ -361,45 +358,10 @@ fn embed_network(out_dir: &std::path::Path) {
     };
     println!("cargo:rerun-if-changed={}", path.display());
     let bytes = fs::read(&path).unwrap_or_else(|e| panic!("network {}: {e}", path.display()));
-    // Version 1 (magic ending in '1') has 768 inputs; version 2 ('2') a king-bucket header of
-    // 68 bytes after the hidden size (64 bucket bytes, a mirror byte, 3 zero bytes) and 768
-    // inputs per bucket.
-    let versioned = |v: u8| NET_MAGICS.iter().any(|m| bytes.len() >= 12 && bytes[..7] == m[..7] && bytes[7] == v);
-    let (header, buckets) = if versioned(b'1') {
-        (12, 1)
-    } else if versioned(b'2') && bytes.len() >= 80 {
-        let buckets = bytes[12..76].iter().copied().max().unwrap_or(0) as usize + 1;
-        if buckets > 32 || bytes[76] > 1 || bytes[77..80] != [0, 0, 0] {
-            panic!("network {}: bad king-bucket header", path.display());
-        }
-        (80, buckets)
-    } else {
-        panic!("network {}: not a Corvid network (bad magic)", path.display());
+    let hidden = match format::check(&bytes) {
+        Ok(header) => header.hidden,
+        Err(why) => panic!("network {}: {why}", path.display()),
     };
-    let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    if hidden == 0 || hidden > 256 || hidden % 16 != 0 {
-        panic!("network {}: {hidden} neurons; an engine takes a multiple of 16 up to 256", path.display());
-    }
-    let expected = header + 2 * (buckets * NET_INPUTS * hidden + hidden + NET_BUCKETS * 2 * hidden) + 4 * NET_BUCKETS;
-    if bytes.len() != expected {
-        panic!("network {}: {} bytes, a {hidden}-neuron network has {expected}", path.display(), bytes.len());
-    }
-    // Feature weights and biases, then output weights, each an i16 within its limit.
-    let feature_values = buckets * NET_INPUTS * hidden + hidden;
-    let weights = bytes[header..expected - 4 * NET_BUCKETS].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-    for (i, w) in weights.enumerate() {
-        let (what, max) = if i < feature_values {
-            ("feature weight or bias", NET_MAX_FEATURE)
-        } else {
-            ("output weight", NET_MAX_OUTPUT)
-        };
-        if i32::from(w).abs() > max {
-            panic!(
-                "network {}: {what} {w} (value {i} of the file) is outside +/-{max}: the integer sums could overflow",
-                path.display()
-            );
-        }
-    }
     fs::write(out_dir.join("corvid.nnue"), &bytes).expect("write corvid.nnue");
     fs::write(
         out_dir.join("network.rs"),

@@ -1,7 +1,7 @@
 //! Which input a piece on a square is: king buckets, mirroring and the views of each
 //! perspective; and the output bucket of a position.
 
-use super::{INPUTS, MAX_KING_BUCKETS, OUTPUT_BUCKETS};
+use super::{INPUTS, OUTPUT_BUCKETS};
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
 
@@ -104,29 +104,6 @@ impl Layout {
             offset: self.buckets[own ^ horizontal] as u16 * INPUTS as u16,
             flip: (vertical ^ horizontal) as u8,
         }
-    }
-
-    /// The 68 bytes of a version-2 header after the hidden size.
-    pub(super) fn to_bytes(self) -> [u8; 68] {
-        let mut bytes = [0u8; 68];
-        bytes[..64].copy_from_slice(&self.buckets);
-        bytes[64] = u8::from(self.mirror);
-        bytes
-    }
-
-    pub(super) fn from_bytes(bytes: &[u8]) -> Result<Layout, String> {
-        let buckets: [u8; 64] = bytes[..64].try_into().map_err(|_| "short layout".to_string())?;
-        let layout = Layout { buckets, mirror: bytes[64] == 1 };
-        if bytes[64] > 1 || bytes[65..68] != [0, 0, 0] {
-            return Err("bad king-bucket header (mirror byte or padding)".into());
-        }
-        if layout.count() > MAX_KING_BUCKETS {
-            return Err(format!("{} king buckets, at most {MAX_KING_BUCKETS}", layout.count()));
-        }
-        if (0..layout.count() as u8).any(|b| !layout.buckets.contains(&b)) {
-            return Err("a king bucket no square uses".into());
-        }
-        Ok(layout)
     }
 }
 

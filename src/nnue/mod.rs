@@ -21,7 +21,7 @@
 //! search uses it unless the `UseNNUE` option is off (see the README for how it measures against
 //! the hand-crafted evaluation).
 //!
-//! The file format is described in [`file`]; the layout of the inputs in [`layout`]; the
+//! The file format is described in [`format`] (read and written in `file`); the layout of the inputs in [`layout`]; the
 //! accumulators in [`accumulator`]; the inner loops in [`kernels`].
 
 use std::sync::Arc;
@@ -33,6 +33,7 @@ use crate::types::Color;
 
 mod accumulator;
 mod file;
+pub mod format;
 mod kernels;
 mod layout;
 
@@ -47,19 +48,11 @@ pub use layout::{bucket, feature, Layout, View};
 /// that of `bench`, `datagen` and `label`, whose `--hce` and `--nnue` choose).
 pub const ON_BY_DEFAULT: bool = true;
 
-/// Inputs of a king bucket: 2 colours x 6 piece types x 64 squares.
-pub const INPUTS: usize = 768;
-/// The most king buckets a network may have.
-pub const MAX_KING_BUCKETS: usize = 32;
+pub use format::{INPUTS, MAX_FEATURE_WEIGHT, MAX_KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB};
+
 /// Neurons per perspective: the embedded network's (`build.rs` reads it from the file's header,
 /// so `make EVALFILE=net.nnue` builds an engine of that network's width).
 pub const HIDDEN: usize = embedded::EMBEDDED_HIDDEN;
-/// Output layers, chosen by piece count.
-pub const OUTPUT_BUCKETS: usize = 8;
-/// Quantisation of the feature transformer.
-pub const QA: i32 = 255;
-/// Quantisation of the output weights.
-pub const QB: i32 = 64;
 /// Centipawns per unit of the network's (float) output.
 pub const SCALE: i32 = 400;
 /// The largest |weight| the trainer keeps (in float units): with it, an accumulator (bias plus 32
@@ -67,42 +60,29 @@ pub const SCALE: i32 = 400;
 /// layer (`v <= 255`, `|w| <= 126`) inside `i16`, and one perspective's sum inside `i32`.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// The largest |feature weight| or |feature bias| a network file may hold: an accumulator is the
-/// bias plus at most 32 feature rows, and `33 x 992 = 32,736` stays inside `i16`.
-pub const MAX_FEATURE_WEIGHT: i32 = i16::MAX as i32 / 33;
-/// The largest |output weight|: `clamp(a, 0, QA) x w` must fit `i16` (`255 x 128 = 32,640`), and
-/// then a perspective's sum fits `i32` for up to 256 neurons (`256 x 255 x 32,640 < 2^31`).
-pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
-
 /// What a network's output is added to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
     /// Nothing: the output is the evaluation.
-    None,
+    None = 0,
     /// Material and piece-square values ([`crate::eval::material_psqt`]).
-    Psqt,
+    Psqt = 1,
     /// The whole hand-crafted evaluation.
-    Hce,
+    Hce = 2,
 }
 
 impl Base {
-    const ALL: [Base; 3] = [Base::None, Base::Psqt, Base::Hce];
+    pub const ALL: [Base; 3] = [Base::None, Base::Psqt, Base::Hce];
 
-    /// The magic of a version-1 file (no king buckets).
-    pub fn magic(self) -> &'static [u8; 8] {
-        match self {
-            Base::None => b"CRVDNET1",
-            Base::Psqt => b"CRVDPSQ1",
-            Base::Hce => b"CRVDRES1",
-        }
+    /// The base's index in the format's magics ([`format::BASE_MAGICS`]).
+    pub fn index(self) -> usize {
+        self as usize
     }
 
-    /// The magic of a file of `layout`: version 1 without king buckets, else version 2.
-    pub fn magic_for(self, layout: &Layout) -> [u8; 8] {
-        let mut magic = *self.magic();
-        if !layout.is_plain() {
-            magic[7] = b'2';
-        }
+    /// The magic of a version-1 file (no king buckets).
+    pub fn magic(self) -> [u8; 8] {
+        let mut magic = [b'1'; 8];
+        magic[..7].copy_from_slice(format::BASE_MAGICS[self.index()]);
         magic
     }
 
@@ -124,7 +104,7 @@ impl Base {
 }
 
 // The output sums fit `i32` up to 256 neurons; the vector kernels take 16 lanes at a time.
-static_assertions::const_assert!(HIDDEN <= 256 && HIDDEN % 16 == 0);
+static_assertions::const_assert!(HIDDEN <= format::MAX_HIDDEN && HIDDEN % format::HIDDEN_STEP == 0);
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/network.rs"));

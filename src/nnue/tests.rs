@@ -1,3 +1,4 @@
+use super::format;
 use super::kernels::apply;
 use super::*;
 use crate::eval::tests::mirror_fen;
@@ -157,7 +158,7 @@ fn evaluation_sees_material() {
 fn the_magic_names_the_base() {
     for base in Base::ALL {
         let mut bytes = EMBEDDED.to_vec();
-        bytes[..8].copy_from_slice(base.magic());
+        bytes[..8].copy_from_slice(&base.magic());
         assert_eq!(Network::from_bytes(&bytes).map(|n| n.base).ok(), Some(base));
     }
     // The same weights under each magic: the full evaluation is the network's output plus
@@ -165,7 +166,7 @@ fn the_magic_names_the_base() {
     // squares), read from the evaluation module itself.
     let under = |base: Base| {
         let mut bytes = EMBEDDED.to_vec();
-        bytes[..8].copy_from_slice(base.magic());
+        bytes[..8].copy_from_slice(&base.magic());
         Network::from_bytes(&bytes).unwrap()
     };
     for fen in FENS {
@@ -254,7 +255,7 @@ fn the_vector_update_kernel_equals_the_scalar_one() {
 /// A network of `layout` with random weights inside the limits, as its file.
 fn random_network_bytes(layout: &Layout, seed: u64) -> Vec<u8> {
     let mut rng = crate::rng::Rng::new(seed);
-    let mut bytes = Network::header(Base::None, HIDDEN, layout);
+    let mut bytes = Network::header(Base::None, HIDDEN, layout).to_bytes();
     let mut push = |max: i32| {
         let v = (rng.below(2 * max as usize + 1) as i32 - max) as i16;
         bytes.extend_from_slice(&v.to_le_bytes());
@@ -330,7 +331,7 @@ fn bad_king_bucket_headers_are_refused() {
     let mut more = layout;
     more.buckets[63] = 4;
     let mut bytes = good.clone();
-    bytes[12..12 + 68].copy_from_slice(&Network::header(Base::None, HIDDEN, &more)[12..]);
+    bytes[12..12 + 68].copy_from_slice(&Network::header(Base::None, HIDDEN, &more).to_bytes()[12..]);
     assert!(Network::from_bytes(&bytes).err().unwrap_or_default().contains("bytes"));
     // Version 2 without buckets is written as version 1.
     let mut plain = random_network_bytes(&Layout::PLAIN, 3);
@@ -354,4 +355,70 @@ fn every_listed_layout_name_is_a_different_layout() {
     for unknown in ["", "2", "5", "16", "4U", " 4", "mirrored", "None"] {
         assert_eq!(Layout::named(unknown), None, "'{unknown}'");
     }
+}
+
+#[test]
+fn the_writer_writes_what_the_reader_reads() {
+    let mut rng = crate::rng::Rng::new(0xF0F0_1234);
+    let mut float = |spread: f32| (rng.next_u64() % 20_001) as f32 / 10_000.0 * spread - spread;
+    for name in Layout::NAMES {
+        let layout = Layout::named(name).unwrap();
+        let header = Network::header(Base::Hce, HIDDEN, &layout);
+        // Some values beyond what the format holds: the writer keeps them inside it.
+        let fw: Vec<f32> = (0..layout.count() * INPUTS * HIDDEN).map(|_| float(5.0)).collect();
+        let fb: Vec<f32> = (0..HIDDEN).map(|_| float(1.0)).collect();
+        let ow: Vec<f32> = (0..OUTPUT_BUCKETS * 2 * HIDDEN).map(|_| float(3.0)).collect();
+        let ob: Vec<f32> = (0..OUTPUT_BUCKETS).map(|_| float(1.0)).collect();
+        let bytes = Network::quantised(&header, fw.iter().copied(), &fb, &ow, &ob);
+        assert_eq!(bytes.len(), Network::file_size(&layout), "{name}");
+        assert_eq!(format::check(&bytes), Ok(header), "{name}");
+        let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((net.base, net.layout), (Base::Hce, layout));
+        let q = |x: f32, scale: i32, max: i32| ((x * scale as f32).round() as i32).clamp(-max, max) as i16;
+        for (row, weights) in net.feature_weights.iter().enumerate() {
+            for (i, &w) in weights.iter().enumerate() {
+                assert_eq!(w, q(fw[row * HIDDEN + i], QA, MAX_FEATURE_WEIGHT), "{name} row {row}");
+            }
+        }
+        assert!(net.feature_bias.iter().zip(&fb).all(|(&b, &f)| b == q(f, QA, MAX_FEATURE_WEIGHT)));
+        let outputs = net.output_weights.iter().flatten().flatten();
+        assert!(outputs.zip(&ow).all(|(&w, &f)| w == q(f, QB, MAX_OUTPUT_WEIGHT)));
+        assert!(net.output_bias.iter().zip(&ob).all(|(&b, &f)| b == (f * (QA * QB) as f32).round() as i32));
+    }
+}
+
+#[test]
+fn the_build_s_check_and_the_reader_agree() {
+    // build.rs checks the embedded network with format::check; the engine reads with
+    // Network::from_bytes. Files broken every way are refused by both, and good ones read by both.
+    let good = EMBEDDED.to_vec();
+    let weight_at = |i: usize| format::PLAIN_HEADER + 2 * i;
+    let outputs = (INPUTS + 1) * HIDDEN;
+    let mut broken: Vec<(&str, Vec<u8>)> = Vec::new();
+    let mut with = |what, at: usize, value: &[u8]| {
+        let mut bytes = good.clone();
+        bytes[at..at + value.len()].copy_from_slice(value);
+        broken.push((what, bytes));
+    };
+    with("magic", 0, b"CRVDXXX1");
+    with("version", 7, b"3");
+    with("hidden size", 8, &(HIDDEN as u32 + 16).to_le_bytes());
+    with("no hidden neurons", 8, &0u32.to_le_bytes());
+    with("feature weight", weight_at(5), &(MAX_FEATURE_WEIGHT as i16 + 1).to_le_bytes());
+    with("feature bias", weight_at(INPUTS * HIDDEN + 3), &(-(MAX_FEATURE_WEIGHT as i16) - 1).to_le_bytes());
+    with("output weight", weight_at(outputs + 7), &(MAX_OUTPUT_WEIGHT as i16 + 1).to_le_bytes());
+    broken.push(("short", good[..good.len() - 1].to_vec()));
+    broken.push(("long", [good.as_slice(), &[0]].concat()));
+    broken.push(("empty", Vec::new()));
+    broken.push(("header only", good[..12].to_vec()));
+    for (what, bytes) in &broken {
+        let (checked, read) = (format::check(bytes), Network::from_bytes(bytes));
+        assert!(checked.is_err() && read.is_err(), "{what}: check {checked:?}, read {:?}", read.err());
+    }
+    assert!(format::check(&good).is_ok() && Network::from_bytes(&good).is_ok());
+    // The limits themselves are allowed.
+    let mut edge = good.clone();
+    edge[weight_at(5)..weight_at(6)].copy_from_slice(&(MAX_FEATURE_WEIGHT as i16).to_le_bytes());
+    edge[weight_at(outputs)..weight_at(outputs + 1)].copy_from_slice(&(-(MAX_OUTPUT_WEIGHT as i16)).to_le_bytes());
+    assert!(format::check(&edge).is_ok() && Network::from_bytes(&edge).is_ok());
 }

@@ -272,27 +272,17 @@ pub(super) fn mean_losses<const N: usize>(p: &Params, data: &Data, lambdas: [f32
     totals.map(|t| t / data.len().max(1) as f64)
 }
 
-/// The quantised network file of `p`.
+/// The quantised network file of `p`: each bucket's row plus the factoriser's, kept inside
+/// the clip each is trained within, written by the engine's own writer.
 pub(super) fn quantise(p: &Params, base: Base) -> Vec<u8> {
-    let mut bytes = Network::header(base, p.hidden, &p.layout);
-    let q = |x: f32, scale: i32| ((x * scale as f32).round() as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-    // A bucket's row plus the factoriser's, kept inside the clip each is trained within.
     let h = p.hidden;
-    for (row, weights) in p.fw.chunks_exact(h).take(INPUTS * p.layout.count()).enumerate() {
+    let header = Network::header(base, h, &p.layout);
+    let features = p.fw.chunks_exact(h).take(INPUTS * p.layout.count()).enumerate().flat_map(|(row, weights)| {
         let shared = p.factor(row).map(|f| &p.fw[f * h..(f + 1) * h]);
-        for (i, &w) in weights.iter().enumerate() {
-            let w = (w + shared.map_or(0.0, |s| s[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
-            bytes.extend_from_slice(&q(w, QA).to_le_bytes());
-        }
-    }
-    for &w in &p.fb {
-        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
-    }
-    for &w in &p.ow {
-        bytes.extend_from_slice(&q(w, QB).to_le_bytes());
-    }
-    for &b in &p.ob {
-        bytes.extend_from_slice(&((b * (QA * QB) as f32).round() as i32).to_le_bytes());
-    }
-    bytes
+        weights
+            .iter()
+            .enumerate()
+            .map(move |(i, &w)| (w + shared.map_or(0.0, |s| s[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
+    });
+    Network::quantised(&header, features, &p.fb, &p.ow, &p.ob)
 }
