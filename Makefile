@@ -44,9 +44,10 @@ portable:
 	RUSTFLAGS="" cargo build --release --target-dir target/portable
 	cp target/portable/release/corvid$(SUFFIX) $(OUT)
 
-# Every release artefact (Linux x86-64 at each level, Windows, Linux aarch64), profile-guided,
-# into dist/ with SHA256SUMS; each is run here and its bench compared with the native build's
-# (.ci/release says what it needs).
+# Every release artefact (Linux and Windows x86-64 at each level up to v3, Linux aarch64) into
+# dist/ with SHA256SUMS; each is run here and its bench compared with the native build's. Not
+# profile-guided unless RELEASE_PGO=1 (measured no gain: docs/build.md); .ci/release says what it
+# needs.
 release:
 	bash .ci/release
 

@@ -1,7 +1,8 @@
 //! What a build asks of the processor, and what this processor has.
 //!
 //! Release artefacts are built for the x86-64 micro-architecture levels (`x86-64` alone, `-v2`
-//! with POPCNT and SSE4.2, `-v3` with AVX2 and BMI2, `-v4` with AVX-512), and the `v3` level also
+//! with POPCNT and SSE4.2, `-v3` with AVX2 and BMI2; a processor with AVX-512, `-v4`, takes the
+//! v3 file: see [`TOP_RELEASED`]), and the `v3` level also
 //! with magic-multiplication sliders for the AMD processors whose `pext` is microcoded (before
 //! Zen 3). A binary started on a processor without an instruction set it was compiled for would
 //! die with SIGILL at the first such instruction and no word of why; [`check_or_exit`], the
@@ -261,10 +262,25 @@ fn level_name(level: Option<&str>, magic: bool) -> String {
     }
 }
 
-/// The name of the release artefact for a level: `corvid-0.2.0-linux-x86-64-v3-magic`.
+/// The highest level a release artefact is built for. An AVX-512 build (x86-64-v4) measured no
+/// faster than the v3 one on AVX-512 processors (an Intel Xeon and an AMD Zen 4, bench 3% and
+/// 4% slower; docs/build.md), so v4 processors take the v3 file.
+pub const TOP_RELEASED: &str = "x86-64-v3";
+
+/// The level of the release artefact for a processor of `level`: the level itself, or
+/// [`TOP_RELEASED`] above it.
+pub fn released(level: Option<&str>) -> Option<&str> {
+    let rank = |l: &str| LEVELS.iter().position(|(name, _)| *name == l);
+    match level {
+        Some(l) if rank(l) > rank(TOP_RELEASED) => Some(TOP_RELEASED),
+        other => other,
+    }
+}
+
+/// The name of the release artefact for a processor of `level`: `corvid-0.2.0-linux-x86-64-v3-magic`.
 pub fn artefact(level: Option<&str>, magic: bool) -> String {
     let exe = if cfg!(target_os = "windows") { ".exe" } else { "" };
-    format!("corvid-{}-{SYSTEM}-{}{exe}", env!("CARGO_PKG_VERSION"), level_name(level, magic))
+    format!("corvid-{}-{SYSTEM}-{}{exe}", env!("CARGO_PKG_VERSION"), level_name(released(level), magic))
 }
 
 /// The level this build was compiled for, and whether its sliders are magic where its level
@@ -314,7 +330,7 @@ pub fn check_or_exit() {
 #[cold]
 #[inline(never)]
 fn refuse(missing: u64) -> ! {
-    let level = level_of(present());
+    let level = released(level_of(present()));
     let magic = level == Some("x86-64-v3") && slow_pext();
     raw::put("corvid: this binary is built for ");
     raw::put(level_of(BUILT).unwrap_or(std::env::consts::ARCH));
@@ -459,6 +475,11 @@ mod tests {
         let exe = if cfg!(windows) { ".exe" } else { "" };
         assert_eq!(artefact(Some("x86-64-v3"), true), format!("corvid-{v}-{SYSTEM}-x86-64-v3-magic{exe}"));
         assert_eq!(artefact(Some("x86-64"), false), format!("corvid-{v}-{SYSTEM}-x86-64{exe}"));
+        // No file is built above v3: an AVX-512 processor takes the v3 one.
+        assert_eq!(artefact(Some("x86-64-v4"), false), format!("corvid-{v}-{SYSTEM}-x86-64-v3{exe}"));
+        assert_eq!(released(Some("x86-64-v4")), Some("x86-64-v3"));
+        assert_eq!(released(Some("x86-64-v2")), Some("x86-64-v2"));
+        assert_eq!(released(None), None);
         assert_eq!(artefact(None, false), format!("corvid-{v}-{SYSTEM}-{}{exe}", std::env::consts::ARCH));
     }
 }
