@@ -209,21 +209,27 @@ impl Search<'_> {
         eval
     }
 
-    /// Steps from the node at `ply`, whose key is `key`, into `child`, reached by `mv` with
-    /// continuation context `cont` (`None` and `NO_CONTEXT` for a null move): the child's
-    /// accumulator, the ply's move and context, the parent's key on the repetition stack. Every
-    /// child is entered here and left with [`Search::leave`].
+    /// Makes `mv` (`None`: the null move) in `pos`, the node at `ply`, and steps into the child,
+    /// which it returns: the child's table entry fetched ahead, its accumulator, the ply's move
+    /// and continuation context, the parent's key on the repetition stack. Every child is made
+    /// and entered here, and left with [`Search::leave`].
     #[inline(always)]
-    fn enter(&mut self, ply: usize, key: u64, child: &Position, mv: Option<Move>, cont: history::Context) {
+    fn make_and_enter(&mut self, pos: &Position, ply: usize, mv: Option<Move>) -> Position {
+        let (child, cont) = match mv {
+            Some(m) => (pos.make_move(m), history::context(pos.moved_piece(m), m)),
+            None => (pos.make_null_move(), NO_CONTEXT),
+        };
+        self.shared.tt.prefetch(child.key());
         if self.use_nnue {
-            self.nnue.push(ply + 1, child);
+            self.nnue.push(ply + 1, &child);
         }
         self.stack[ply].mv = mv;
         self.stack[ply].cont = cont;
-        self.keys.push(key);
+        self.keys.push(pos.key());
+        child
     }
 
-    /// Undoes [`Search::enter`]'s key (the rest is overwritten by the next child).
+    /// Undoes [`Search::make_and_enter`]'s key (the rest is overwritten by the next child).
     #[inline(always)]
     fn leave(&mut self) {
         self.keys.pop();
@@ -238,9 +244,16 @@ impl Search<'_> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        // Step 1. Entry: the window is well formed and zero-width outside PV nodes, the ply
+        // inside the stack; a node with no depth left is a quiescence search.
+        debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY, "window {alpha}..{beta}");
+        debug_assert!(PV || alpha + 1 == beta, "a non-PV node with the window {alpha}..{beta}");
+        debug_assert!(ply < MAX_PLY, "ply {ply}");
+        debug_assert!(depth < 2 * MAX_PLY as i32, "depth {depth}");
         if depth <= 0 {
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
+        // Step 2. The stop, and the node counted.
         // A node entered after the stop (the move loops above it unwind) is not searched, and
         // not counted: `go nodes N` reports exactly N.
         if self.stopped {
@@ -250,10 +263,11 @@ impl Search<'_> {
         if self.check_stop() {
             return 0;
         }
+        // Step 3. Draws (rules and repetition), the deepest ply, and mate-distance pruning.
         let root = ply == 0;
         // Inside a singularity test this node is searched without one of its moves: its result
         // is no bound on the node, so the table is neither trusted nor written.
-        let excluded = self.stack[ply].excluded;
+        let singular_test = self.stack[ply].singular_test;
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
@@ -272,6 +286,7 @@ impl Search<'_> {
             }
         }
 
+        // Step 4. The transposition table: its move, and a cut-off where its bound settles it.
         let key = pos.key();
         self.stack[ply].pawns = history::pawn_slot(pos);
         let halfmove = u32::from(pos.halfmove_clock());
@@ -282,7 +297,7 @@ impl Search<'_> {
             // Not near the fifty-move rule: the entry may have been stored with more moves in
             // hand than this position has, and a draw by the rule is then out of its sight.
             if !PV
-                && excluded.is_none()
+                && singular_test.is_none()
                 && e.depth >= depth
                 && halfmove < TT_CUT_HALFMOVE_LIMIT
                 && bound_cuts(&e, alpha, beta)
@@ -298,13 +313,14 @@ impl Search<'_> {
             }
         }
 
+        // Step 5. The tablebases.
         // In the tablebases: a win or loss ends the node where its bound cuts, a draw always.
         // Where it does not cut, a PV node keeps it as a bound of its own: a win is the least
         // it scores, a loss the most, whatever the moves below find (without it, a table win
         // entered inside a wide window came back as the evaluation of the line searched).
         // (Only the flag and the halfmove clock are tested here; the rest is out of line.)
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
-        if self.tb_in_search && pos.halfmove_clock() == 0 && !root && excluded.is_none() {
+        if self.tb_in_search && pos.halfmove_clock() == 0 && !root && singular_test.is_none() {
             match self.tablebase_cut(pos, depth, alpha, beta, ply, entry, in_check) {
                 Some(TbProbe::Cut(score)) => return score,
                 Some(TbProbe::Floor(score)) if PV => {
@@ -316,6 +332,8 @@ impl Search<'_> {
             }
         }
 
+        // Step 6. The static evaluation, corrected, and whether it improves on two plies back;
+        // the parent's reduction judged in hindsight.
         // The table keeps the evaluation uncorrected; the correction is applied on top.
         let raw_eval = if in_check {
             -INFINITY
@@ -340,7 +358,7 @@ impl Search<'_> {
         self.stack[ply + 1].cutoffs = 0;
         // Hindsight: the parent reduced this node a lot; if the evaluations say the position is
         // no better for the side that moved into it than before, the reduction was too much.
-        if !in_check && ply >= 1 && excluded.is_none() {
+        if !in_check && ply >= 1 && singular_test.is_none() {
             let prior = self.stack[ply - 1].reduction;
             let parent_eval = self.stack[ply - 1].eval;
             if prior >= p!(HINDSIGHT_REDUCTION) && static_eval + parent_eval <= 0 {
@@ -350,7 +368,8 @@ impl Search<'_> {
             }
         }
 
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check && singular_test.is_none() {
+            // Step 7. Reverse futility pruning and the null move.
             // Reverse futility pruning.
             if depth <= p!(RFP_MAX_DEPTH)
                 && !is_decisive(beta)
@@ -377,9 +396,7 @@ impl Search<'_> {
                     + depth / p!(NMP_DEPTH_DIVISOR)
                     + ((eval - beta) / p!(NMP_EVAL_DIVISOR)).min(p!(NMP_EVAL_MAX))
                     + p!(NMP_AFTER_NOISY_TT) * tt_noisy as i32;
-                let child = pos.make_null_move();
-                self.shared.tt.prefetch(child.key());
-                self.enter(ply, key, &child, None, NO_CONTEXT);
+                let child = self.make_and_enter(pos, ply, None);
                 // No position before a null move repeats one after it: the pass is no move.
                 let child_len = self.keys.len();
                 let floor = std::mem::replace(&mut self.repetition_floor, child_len);
@@ -396,11 +413,12 @@ impl Search<'_> {
             }
         }
 
+        // Step 8. ProbCut.
         // ProbCut: a capture whose reduced search beats beta by a margin would cut this node.
         let probcut_beta = beta + p!(PROBCUT_MARGIN);
         if !PV
             && !in_check
-            && excluded.is_none()
+            && singular_test.is_none()
             && depth >= p!(PROBCUT_MIN_DEPTH)
             && !is_decisive(beta)
             && !entry.is_some_and(|e| e.depth >= depth - p!(PROBCUT_TT_DEPTH) && e.score < probcut_beta)
@@ -411,9 +429,7 @@ impl Search<'_> {
                 if !pos.see_ge(m, probcut_beta - static_eval) {
                     continue;
                 }
-                let child = pos.make_move(m);
-                self.shared.tt.prefetch(child.key());
-                self.enter(ply, key, &child, Some(m), history::context(pos.moved_piece(m), m));
+                let child = self.make_and_enter(pos, ply, Some(m));
                 let mut score = -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
                 if score >= probcut_beta {
                     score = -self.negamax::<false>(
@@ -446,11 +462,12 @@ impl Search<'_> {
             }
         }
 
-        // Internal iterative reduction.
-        if depth >= p!(IIR_MIN_DEPTH) && tt_move.is_none() && (PV || cut_node) && excluded.is_none() {
+        // Step 9. Internal iterative reduction.
+        if depth >= p!(IIR_MIN_DEPTH) && tt_move.is_none() && (PV || cut_node) && singular_test.is_none() {
             depth -= 1;
         }
 
+        // Step 10. The moves, best-ordered first.
         let killers = self.history.killers(ply);
         // The opponent's attacks, for the butterfly history's threat slots and, by class of
         // attacker, the picker's order of quiets (only nodes that search moves need them).
@@ -475,13 +492,13 @@ impl Search<'_> {
             // At the root: the move's slot in `root_nodes` and the node count before it.
             let root_slot = if root {
                 match self.root_moves.iter().position(|&r| r == m) {
-                    Some(i) if !self.excluded.contains(&m) => Some((i, self.nodes)),
+                    Some(i) if !self.lines_given.contains(&m) => Some((i, self.nodes)),
                     _ => continue,
                 }
             } else {
                 None
             };
-            if Some(m) == excluded {
+            if Some(m) == singular_test {
                 continue;
             }
             move_count += 1;
@@ -492,6 +509,7 @@ impl Search<'_> {
             let piece = pos.moved_piece(m);
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
 
+            // Step 11. Pruning at low depth, before the move is made.
             // Pruning is decided before the move is made: most moves it drops at low depth are
             // never paid for.
             let gives_check = pos.gives_check(m);
@@ -548,20 +566,21 @@ impl Search<'_> {
                 None => !pos.see_ge(m, 0),
             };
 
+            // Step 12. Extensions: checks, and the singular hash move.
             // A check that does not lose material is searched a ply deeper.
             let mut extension = (gives_check && !loses()) as i32;
-            if let Some(e) =
-                entry.filter(|_| !root && depth >= p!(SINGULAR_MIN_DEPTH) && excluded.is_none() && Some(m) == tt_move)
+            if let Some(e) = entry
+                .filter(|_| !root && depth >= p!(SINGULAR_MIN_DEPTH) && singular_test.is_none() && Some(m) == tt_move)
             {
                 if matches!(e.bound, Bound::Lower | Bound::Exact)
                     && e.depth >= depth - p!(SINGULAR_TT_DEPTH)
                     && !is_decisive(e.score)
                 {
                     let singular_beta = e.score - p!(SINGULAR_MARGIN) * depth;
-                    self.stack[ply].excluded = Some(m);
+                    self.stack[ply].singular_test = Some(m);
                     let score =
                         self.negamax::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
-                    self.stack[ply].excluded = None;
+                    self.stack[ply].singular_test = None;
                     if self.stopped {
                         return 0;
                     }
@@ -580,11 +599,12 @@ impl Search<'_> {
                 }
             }
 
+            // Step 13. The move made, and the child searched: the first move with the full
+            // window, the others reduced (late-move reductions), searched again where they beat
+            // alpha.
             // Made after the singularity test, whose own children take the accumulator slot of
             // `ply + 1`.
-            let child = pos.make_move(m);
-            self.shared.tt.prefetch(child.key());
-            self.enter(ply, key, &child, Some(m), history::context(piece, m));
+            let child = self.make_and_enter(pos, ply, Some(m));
             let new_depth = depth - 1 + extension;
             self.stack[ply + 1].double_extensions = double_extensions + (extension >= 2) as i32;
 
@@ -657,6 +677,7 @@ impl Search<'_> {
                 return 0;
             }
 
+            // Step 14. A new best move; a cut-off teaches the histories.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -690,8 +711,9 @@ impl Search<'_> {
             }
         }
 
+        // Step 15. No move: mate or stalemate (in a singularity test: no other move).
         if move_count == 0 {
-            return if excluded.is_some() {
+            return if singular_test.is_some() {
                 alpha
             } else if in_check {
                 -MATE + ply as i32
@@ -699,10 +721,11 @@ impl Search<'_> {
                 0
             };
         }
+        // Step 16. The result stored, the correction history taught.
         // Without one of its moves a node's result is no bound on it: inside a singularity test,
         // and at the root of a MultiPV line after the first (which leaves the better lines'
         // moves out). Neither the table nor the correction history learns from it.
-        if excluded.is_some() || (root && !self.excluded.is_empty()) {
+        if singular_test.is_some() || (root && !self.lines_given.is_empty()) {
             return best_score;
         }
         best_score = best_score.min(tb_ceiling);
@@ -739,6 +762,9 @@ impl Search<'_> {
     }
 
     fn qsearch<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY, "window {alpha}..{beta}");
+        debug_assert!(PV || alpha + 1 == beta, "a non-PV node with the window {alpha}..{beta}");
+        debug_assert!(ply < MAX_PLY, "ply {ply}");
         if self.stopped {
             return 0;
         }
@@ -820,10 +846,8 @@ impl Search<'_> {
                     continue;
                 }
             }
-            let child = pos.make_move(m);
-            self.shared.tt.prefetch(child.key());
             // The child's correction is looked up by this move.
-            self.enter(ply, key, &child, Some(m), history::context(pos.moved_piece(m), m));
+            let child = self.make_and_enter(pos, ply, Some(m));
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.leave();
             if self.stopped {

@@ -73,7 +73,7 @@ impl Search<'_> {
         if self.use_nnue {
             self.nnue.reset(root);
         }
-        self.excluded.clear();
+        self.lines_given.clear();
         let legal = root.legal_moves();
         self.root_moves = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
         if self.root_moves.is_empty() {
@@ -103,7 +103,7 @@ impl Search<'_> {
                 continue;
             }
             self.seldepth = 0;
-            self.excluded.clear();
+            self.lines_given.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             for (line, previous) in scores.iter_mut().enumerate() {
                 let mut failed_high = None;
@@ -148,7 +148,7 @@ impl Search<'_> {
                 *previous = score;
                 let pv = self.legal_pv(root);
                 match pv.first() {
-                    Some(&m) => self.excluded.push(m),
+                    Some(&m) => self.lines_given.push(m),
                     None => break,
                 }
                 found.push((score, pv));

@@ -20,7 +20,7 @@ pub(super) struct PlyState {
     /// The continuation-history context of `mv` (`NO_CONTEXT` for a null move).
     pub(super) cont: history::Context,
     /// The move left out of this node's search while testing it for singularity.
-    pub(super) excluded: Option<Move>,
+    pub(super) singular_test: Option<Move>,
     /// Double extensions on the path from the root to this ply.
     pub(super) double_extensions: i32,
     /// The late-move reduction of the move now searched from this ply (0 outside a reduced
@@ -40,7 +40,7 @@ impl Default for PlyState {
             eval: 0,
             mv: None,
             cont: history::NO_CONTEXT,
-            excluded: None,
+            singular_test: None,
             double_extensions: 0,
             reduction: 0,
             cutoffs: 0,
@@ -94,8 +94,9 @@ pub struct Worker {
     pub(super) root_moves: Vec<Move>,
     /// Nodes spent under each root move (same order as `root_moves`) in this search.
     pub(super) root_nodes: Vec<u64>,
-    /// Root moves already given a line at this depth (`MultiPV`).
-    pub(super) excluded: Vec<Move>,
+    /// Root moves whose lines are already given at this depth (`MultiPV`): the next line is
+    /// searched without them.
+    pub(super) lines_given: Vec<Move>,
     /// The score of the root move that last became the principal variation (in the iteration
     /// under way: what a stopped iteration's new best move is worth).
     pub(super) root_score: i32,
@@ -138,7 +139,7 @@ impl Worker {
             id,
             root_moves: Vec::new(),
             root_nodes: Vec::new(),
-            excluded: Vec::new(),
+            lines_given: Vec::new(),
             root_score: 0,
         }
     }
