@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{Limits, Request, Solo, Worker};
+use crate::search::{Job, Limits, Solo, Worker};
 use crate::tt::MATE_BOUND;
 
 /// Openings scored further from equality than this (centipawns) are dropped.
@@ -98,7 +98,7 @@ impl Openings {
     fn verdict(&mut self, pos: &Position) -> i32 {
         self.solo.clear();
         self.worker.clear();
-        self.solo.search(&mut self.worker, &Request::new(pos, &self.limits)).score
+        self.solo.search(&mut self.worker, &Job::new(*pos, self.limits.clone())).score
     }
 }
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use corvid::search::{set_clock_source, Limits, Moment, Request, Searcher, Solo, Worker};
+use corvid::search::{set_clock_source, Job, Limits, Moment, Searcher, Solo, Worker};
 use corvid::Position;
 
 /// Readings of the virtual clock so far.
@@ -55,13 +55,13 @@ fn a_front_s_clock_drives_every_time_limit() {
         let limits = clocked.clone();
         let result = within("Solo under the virtual clock", Duration::from_secs(60), move || {
             let solo = Solo::new(8);
-            solo.search(&mut Worker::new(0), &Request::new(&pos, &limits))
+            solo.search(&mut Worker::new(0), &Job::new(pos, limits))
         });
         assert!(result.best.is_some_and(|m| pos.legal_moves().contains(&m)), "{result:?}");
         let limits = clocked.clone();
         let outcome = within("the pool under the virtual clock", Duration::from_secs(60), move || {
             let mut searcher = Searcher::with_hash(2, 8).unwrap();
-            searcher.search_silently(corvid::search::Job::new(pos, limits))
+            searcher.search_silently(Job::new(pos, limits))
         });
         let best = outcome.best().best;
         assert!(best.is_some_and(|m| pos.legal_moves().contains(&m)), "{outcome:?}");

@@ -136,7 +136,7 @@ fn truncated_and_corrupt_tables_give_errors_never_a_crash() {
 
 mod search {
     use super::*;
-    use corvid::search::{Limits, Request, Shared, Silent, Syzygy, Worker};
+    use corvid::search::{Job, Limits, Shared, Silent, Syzygy, Worker};
     use corvid::tt::TranspositionTable;
     use std::sync::Arc;
 
@@ -153,9 +153,9 @@ mod search {
     ) -> (corvid::search::SearchResult, u64) {
         let tt = Arc::new(TranspositionTable::new(4));
         let syzygy = Syzygy { tables: Arc::clone(tb), probe_depth, probe_limit, rule50: true };
-        let shared = Shared::new(tt, 1).with_syzygy(Some(syzygy));
-        let request = Request { history, ..Request::new(pos, limits) };
-        let result = Worker::new(0).search(&request, &shared, &mut Silent);
+        let shared = Arc::new(Shared::new(tt, 1).with_syzygy(Some(syzygy)));
+        let job = Job { history: history.to_vec(), ..Job::new(*pos, limits.clone()) };
+        let result = Worker::new(0).search(&job, Arc::clone(&shared), Box::new(Silent));
         (result, shared.tbhits())
     }
 

@@ -41,7 +41,6 @@ use arrayvec::ArrayVec;
 
 use super::history::{self, NO_CONTEXT};
 use super::is_material_or_fifty_draw;
-use super::iterative::Search;
 use super::params::p;
 use super::picker::{captured_type, MovePicker};
 use super::tablebase::TbProbe;
@@ -117,14 +116,28 @@ fn sharpened(entry: Option<TtEntry>, static_eval: i32) -> i32 {
 }
 
 impl Worker {
+    /// The root move in slot `i` raised alpha with `score`: it is the principal variation now,
+    /// and carries the score, the running mean, the selective depth and the line.
+    #[cold]
+    #[inline(never)]
+    fn root_move_raised_alpha(&mut self, i: usize, score: i32) {
+        let state = &mut self.state;
+        let line = state.pv[0][..state.pv_len[0]].iter().map_while(|m| *m).collect();
+        let rm = &mut state.root_moves[i];
+        rm.score = score;
+        rm.average = if rm.average == -MATE { score } else { (2 * score + rm.average) / 3 };
+        rm.seldepth = state.seldepth;
+        rm.pv = line;
+    }
+
     /// Makes `m` followed by the child's principal variation the variation of `ply`.
     fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][ply] = Some(m);
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.state.pv[ply][ply] = Some(m);
+        let child_len = self.state.pv_len[ply + 1].max(ply + 1);
         for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
+            self.state.pv[ply][i] = self.state.pv[ply + 1][i];
         }
-        self.pv_len[ply] = child_len;
+        self.state.pv_len[ply] = child_len;
     }
 
     /// The static evaluation of `pos`, the position at `ply`, for the side to move: the network
@@ -141,8 +154,8 @@ impl Worker {
             eval::evaluate_with(pos, &mut self.pawns)
         };
         // A level below full strength misjudges every position a little (`UCI_Elo`).
-        if self.weakness.noise != 0 {
-            eval + self.weakness.error(pos.key())
+        if self.state.weakness.noise != 0 {
+            eval + self.state.weakness.error(pos.key())
         } else {
             eval
         }
@@ -152,18 +165,18 @@ impl Worker {
     /// its pawn-history slot (set when the node was entered).
     #[inline]
     fn contexts(&self, ply: usize) -> history::Contexts {
-        let back = |n: usize| if ply >= n { self.stack[ply - n].cont } else { NO_CONTEXT };
+        let back = |n: usize| if ply >= n { self.state.stack[ply - n].cont } else { NO_CONTEXT };
         history::Contexts {
             moves: [back(1), back(2), back(4)],
-            pawns: self.stack[ply].pawns,
-            threats: self.stack[ply].threats,
+            pawns: self.state.stack[ply].pawns,
+            threats: self.state.stack[ply].threats,
         }
     }
 
     /// The correction-history keys of `pos`, the position at `ply`.
     #[inline]
     fn correction_keys(&self, pos: &Position, ply: usize) -> history::CorrectionKeys {
-        history::CorrectionKeys::of(pos, if ply >= 1 { self.stack[ply - 1].cont } else { NO_CONTEXT })
+        history::CorrectionKeys::of(pos, if ply >= 1 { self.state.stack[ply - 1].cont } else { NO_CONTEXT })
     }
 
     /// `raw` corrected by the correction history, kept clear of decisive scores.
@@ -177,14 +190,14 @@ impl Worker {
     /// the search, or three times counting the game before the root).
     pub(super) fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
-        let len = self.keys.len();
-        let reach = (pos.halfmove_clock() as usize).min(len - self.repetition_floor);
+        let len = self.state.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(len - self.state.repetition_floor);
         let mut seen = 0;
         let mut i = 2;
         while i <= reach {
             let index = len - i;
-            if self.keys[index] == key {
-                if index >= self.root_keys {
+            if self.state.keys[index] == key {
+                if index >= self.state.root_keys {
                     return true;
                 }
                 seen += 1;
@@ -198,41 +211,41 @@ impl Worker {
     }
 }
 
-impl Search<'_> {
+impl Worker {
     /// [`Worker::evaluate`] for a position the table does not know, whose evaluation the table
     /// then keeps (no bound, no depth) for the next visit: most nodes end in a cut-off that
     /// stores nothing (a null move, reverse futility, stand pat), and their positions recur.
     #[inline]
     fn evaluate_and_store(&mut self, pos: &Position, ply: usize) -> i32 {
         let eval = self.evaluate(pos, ply);
-        self.shared.tt.store(pos.key(), None, 0, eval, -1, Bound::None, ply);
+        self.state.shared.tt.store(pos.key(), None, 0, eval, -1, Bound::None, ply);
         eval
     }
 
     /// Makes `mv` (`None`: the null move) in `pos`, the node at `ply`, and steps into the child,
     /// which it returns: the child's table entry fetched ahead, its accumulator, the ply's move
     /// and continuation context, the parent's key on the repetition stack. Every child is made
-    /// and entered here, and left with [`Search::leave`].
+    /// and entered here, and left with [`Worker::leave`].
     #[inline(always)]
     fn make_and_enter(&mut self, pos: &Position, ply: usize, mv: Option<Move>) -> Position {
         let (child, cont) = match mv {
             Some(m) => (pos.make_move(m), history::context(pos.moved_piece(m), m)),
             None => (pos.make_null_move(), NO_CONTEXT),
         };
-        self.shared.tt.prefetch(child.key());
+        self.state.shared.tt.prefetch(child.key());
         if self.use_nnue {
             self.nnue.push(ply + 1, &child);
         }
-        self.stack[ply].mv = mv;
-        self.stack[ply].cont = cont;
-        self.keys.push(pos.key());
+        self.state.stack[ply].mv = mv;
+        self.state.stack[ply].cont = cont;
+        self.state.keys.push(pos.key());
         child
     }
 
-    /// Undoes [`Search::make_and_enter`]'s key (the rest is overwritten by the next child).
+    /// Undoes [`Worker::make_and_enter`]'s key (the rest is overwritten by the next child).
     #[inline(always)]
     fn leave(&mut self) {
-        self.keys.pop();
+        self.state.keys.pop();
     }
 
     pub(super) fn negamax<const PV: bool>(
@@ -256,10 +269,10 @@ impl Search<'_> {
         // Step 2. The stop, and the node counted.
         // A node entered after the stop (the move loops above it unwind) is not searched, and
         // not counted: `go nodes N` reports exactly N.
-        if self.stopped {
+        if self.state.stopped {
             return 0;
         }
-        self.nodes += 1;
+        self.state.nodes += 1;
         if self.check_stop() {
             return 0;
         }
@@ -267,9 +280,9 @@ impl Search<'_> {
         let root = ply == 0;
         // Inside a singularity test this node is searched without one of its moves: its result
         // is no bound on the node, so the table is neither trusted nor written.
-        let singular_test = self.stack[ply].singular_test;
-        self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
+        let singular_test = self.state.stack[ply].singular_test;
+        self.state.pv_len[ply] = ply;
+        self.state.seldepth = self.state.seldepth.max(ply);
         let in_check = pos.in_check();
 
         if !root {
@@ -288,9 +301,9 @@ impl Search<'_> {
 
         // Step 4. The transposition table: its move, and a cut-off where its bound settles it.
         let key = pos.key();
-        self.stack[ply].pawns = history::pawn_slot(pos);
+        self.state.stack[ply].pawns = history::pawn_slot(pos);
         let halfmove = u32::from(pos.halfmove_clock());
-        let entry = self.shared.tt.probe_at(key, ply, halfmove);
+        let entry = self.state.shared.tt.probe_at(key, ply, halfmove);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         let tt_noisy = tt_move.is_some_and(|m| m.is_capture() || m.is_promotion());
         if let Some(e) = entry {
@@ -305,7 +318,7 @@ impl Search<'_> {
                 // A quiet hash move that cuts off here earns the bonus it would have earned by
                 // searching: the ordering of the nodes that do search learns from it.
                 if let Some(m) = tt_move.filter(|m| e.score >= beta && !m.is_capture() && !m.is_promotion()) {
-                    self.stack[ply].threats = pos.attacks_by(!pos.side_to_move());
+                    self.state.stack[ply].threats = pos.attacks_by(!pos.side_to_move());
                     let conts = self.contexts(ply);
                     self.history.update_quiets(pos.side_to_move(), ply, depth, conts, (pos.moved_piece(m), m), &[]);
                 }
@@ -320,7 +333,7 @@ impl Search<'_> {
         // entered inside a wide window came back as the evaluation of the line searched).
         // (Only the flag and the halfmove clock are tested here; the rest is out of line.)
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
-        if self.tb_in_search && pos.halfmove_clock() == 0 && !root && singular_test.is_none() {
+        if self.state.tb_in_search && pos.halfmove_clock() == 0 && !root && singular_test.is_none() {
             match self.tablebase_cut(pos, depth, alpha, beta, ply, entry, in_check) {
                 Some(TbProbe::Cut(score)) => return score,
                 Some(TbProbe::Floor(score)) if PV => {
@@ -348,19 +361,19 @@ impl Search<'_> {
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
         // A node in check has no evaluation of its own: it carries the one of two plies back,
         // so that the node two plies on compares with a real evaluation, not minus infinity.
-        self.stack[ply].eval = match (in_check, ply >= 2) {
+        self.state.stack[ply].eval = match (in_check, ply >= 2) {
             (false, _) => static_eval,
-            (true, true) => self.stack[ply - 2].eval,
+            (true, true) => self.state.stack[ply - 2].eval,
             (true, false) => -INFINITY,
         };
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.state.stack[ply - 2].eval;
         self.history.clear_killers(ply + 1);
-        self.stack[ply + 1].cutoffs = 0;
+        self.state.stack[ply + 1].cutoffs = 0;
         // Hindsight: the parent reduced this node a lot; if the evaluations say the position is
         // no better for the side that moved into it than before, the reduction was too much.
         if !in_check && ply >= 1 && singular_test.is_none() {
-            let prior = self.stack[ply - 1].reduction;
-            let parent_eval = self.stack[ply - 1].eval;
+            let prior = self.state.stack[ply - 1].reduction;
+            let parent_eval = self.state.stack[ply - 1].eval;
             if prior >= p!(HINDSIGHT_REDUCTION) && static_eval + parent_eval <= 0 {
                 depth += 1;
             } else if prior >= 2 && depth >= 2 && static_eval + parent_eval > p!(HINDSIGHT_MARGIN) {
@@ -387,7 +400,7 @@ impl Search<'_> {
                 && eval >= beta
                 && pieces.is_nonempty()
                 && ply >= 1
-                && self.stack[ply - 1].mv.is_some()
+                && self.state.stack[ply - 1].mv.is_some()
                 && beta.abs() < MATE_BOUND
             {
                 // A noisy hash move: the position's threat is a capture, which the pass leaves
@@ -398,12 +411,12 @@ impl Search<'_> {
                     + p!(NMP_AFTER_NOISY_TT) * tt_noisy as i32;
                 let child = self.make_and_enter(pos, ply, None);
                 // No position before a null move repeats one after it: the pass is no move.
-                let child_len = self.keys.len();
-                let floor = std::mem::replace(&mut self.repetition_floor, child_len);
+                let child_len = self.state.keys.len();
+                let floor = std::mem::replace(&mut self.state.repetition_floor, child_len);
                 let score = -self.negamax::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
-                self.repetition_floor = floor;
+                self.state.repetition_floor = floor;
                 self.leave();
-                if self.stopped {
+                if self.state.stopped {
                     return 0;
                 }
                 // A mate or tablebase win after passing is not proven for the node itself.
@@ -442,11 +455,11 @@ impl Search<'_> {
                     );
                 }
                 self.leave();
-                if self.stopped {
+                if self.state.stopped {
                     return 0;
                 }
                 if score >= probcut_beta {
-                    self.shared.tt.store(
+                    self.state.shared.tt.store(
                         key,
                         Some(m),
                         score,
@@ -472,12 +485,12 @@ impl Search<'_> {
         // The opponent's attacks, for the butterfly history's threat slots and, by class of
         // attacker, the picker's order of quiets (only nodes that search moves need them).
         let threats = pos.attack_levels(!pos.side_to_move());
-        self.stack[ply].threats = threats[3];
+        self.state.stack[ply].threats = threats[3];
         let conts = self.contexts(ply);
         if root {
-            self.stack[0].double_extensions = 0;
+            self.state.stack[0].double_extensions = 0;
         }
-        let double_extensions = self.stack[ply].double_extensions;
+        let double_extensions = self.state.stack[ply].double_extensions;
         let mut picker = MovePicker::new(pos, tt_move, killers, conts);
         picker.set_threats(threats);
         let mut best_score = tb_floor;
@@ -489,10 +502,10 @@ impl Search<'_> {
         let lmp_limit = (p!(LMP_BASE) + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
-            // At the root: the move's slot in `root_nodes` and the node count before it.
+            // At the root: the move's slot among the root moves and the node count before it.
             let root_slot = if root {
-                match self.root_moves.iter().position(|&r| r == m) {
-                    Some(i) if !self.lines_given.contains(&m) => Some((i, self.nodes)),
+                match self.state.root_moves.iter().position(|r| r.mv == m) {
+                    Some(i) if !self.state.lines_given.contains(&m) => Some((i, self.state.nodes)),
                     _ => continue,
                 }
             } else {
@@ -502,7 +515,7 @@ impl Search<'_> {
                 continue;
             }
             move_count += 1;
-            if root && self.is_main {
+            if root && self.state.main.is_some() {
                 self.announce_root_move(depth, m, move_count as usize);
             }
             let quiet = !m.is_capture() && !m.is_promotion();
@@ -577,11 +590,11 @@ impl Search<'_> {
                     && !is_decisive(e.score)
                 {
                     let singular_beta = e.score - p!(SINGULAR_MARGIN) * depth;
-                    self.stack[ply].singular_test = Some(m);
+                    self.state.stack[ply].singular_test = Some(m);
                     let score =
                         self.negamax::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
-                    self.stack[ply].singular_test = None;
-                    if self.stopped {
+                    self.state.stack[ply].singular_test = None;
+                    if self.state.stopped {
                         return 0;
                     }
                     if score < singular_beta {
@@ -606,7 +619,7 @@ impl Search<'_> {
             // `ply + 1`.
             let child = self.make_and_enter(pos, ply, Some(m));
             let new_depth = depth - 1 + extension;
-            self.stack[ply + 1].double_extensions = double_extensions + (extension >= 2) as i32;
+            self.state.stack[ply + 1].double_extensions = double_extensions + (extension >= 2) as i32;
 
             let mut score;
             if move_count == 1 {
@@ -638,15 +651,15 @@ impl Search<'_> {
                     r -= (static_eval - raw_eval).abs() * p!(LMR_CORRECTION);
                     r += p!(LMR_AFTER_NOISY_TT) * (quiet && tt_noisy) as i32;
                     // Children that keep failing high: this node will likely fail high too.
-                    r += p!(LMR_CUTOFF_NODE) * (self.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
+                    r += p!(LMR_CUTOFF_NODE) * (self.state.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
                     // In a PV node a move with a good enough record is searched a ply deeper.
                     let least = if PV { -PLY } else { 0 };
                     r = r.clamp(least, (new_depth - 1).max(0) * PLY) / PLY;
                 }
                 let reduced = new_depth - r;
-                self.stack[ply].reduction = r;
+                self.state.stack[ply].reduction = r;
                 score = -self.negamax::<false>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
-                self.stack[ply].reduction = 0;
+                self.state.stack[ply].reduction = 0;
                 let mut full = new_depth.max(reduced);
                 if score > alpha && r > 0 {
                     // How far the reduced search beat the best move so far says how deep to
@@ -671,9 +684,9 @@ impl Search<'_> {
             }
             self.leave();
             if let Some((i, before)) = root_slot {
-                self.root_nodes[i] += self.nodes - before;
+                self.state.root_moves[i].nodes += self.state.nodes - before;
             }
-            if self.stopped {
+            if self.state.stopped {
                 return 0;
             }
 
@@ -685,12 +698,12 @@ impl Search<'_> {
                     alpha = score;
                     if PV {
                         self.update_pv(ply, m);
-                        if root {
-                            self.root_score = score;
+                        if let Some((i, _)) = root_slot {
+                            self.root_move_raised_alpha(i, score);
                         }
                     }
                     if alpha >= beta {
-                        self.stack[ply].cutoffs += 1;
+                        self.state.stack[ply].cutoffs += 1;
                         if quiet {
                             self.history.update_quiets(side, ply, depth, conts, (piece, m), &quiets);
                             self.history.update_captures(depth, None, &noisies);
@@ -725,7 +738,7 @@ impl Search<'_> {
         // Without one of its moves a node's result is no bound on it: inside a singularity test,
         // and at the root of a MultiPV line after the first (which leaves the better lines'
         // moves out). Neither the table nor the correction history learns from it.
-        if singular_test.is_some() || (root && !self.lines_given.is_empty()) {
+        if singular_test.is_some() || (root && !self.state.lines_given.is_empty()) {
             return best_score;
         }
         best_score = best_score.min(tb_ceiling);
@@ -747,7 +760,7 @@ impl Search<'_> {
         // A node that fails low was a good move for the opponent who moved into it: their
         // quiet move gets the bonus a cut-off would have earned it.
         if bound == Bound::Upper && ply >= 1 {
-            let (prev, cont) = (self.stack[ply - 1].mv, self.stack[ply - 1].cont);
+            let (prev, cont) = (self.state.stack[ply - 1].mv, self.state.stack[ply - 1].cont);
             let quiet_prev = prev.filter(|m| !m.is_capture() && !m.is_promotion());
             if let (Some(prev), Some(piece)) = (quiet_prev, history::context_piece(cont)) {
                 let conts = self.contexts(ply - 1);
@@ -757,7 +770,7 @@ impl Search<'_> {
         if !in_check && !noisy_best && !is_decisive(best_score) && informative {
             self.correction.update(pos.side_to_move(), &correction_keys, depth, best_score - static_eval);
         }
-        self.shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
+        self.state.shared.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
     }
 
@@ -765,17 +778,17 @@ impl Search<'_> {
         debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY, "window {alpha}..{beta}");
         debug_assert!(PV || alpha + 1 == beta, "a non-PV node with the window {alpha}..{beta}");
         debug_assert!(ply < MAX_PLY, "ply {ply}");
-        if self.stopped {
+        if self.state.stopped {
             return 0;
         }
-        self.nodes += 1;
+        self.state.nodes += 1;
         if self.check_stop() {
             return 0;
         }
         if PV {
-            self.pv_len[ply] = ply;
+            self.state.pv_len[ply] = ply;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.state.seldepth = self.state.seldepth.max(ply);
         if is_material_or_fifty_draw(pos) || self.is_repetition(pos) {
             return 0;
         }
@@ -786,7 +799,7 @@ impl Search<'_> {
 
         let key = pos.key();
         let halfmove = u32::from(pos.halfmove_clock());
-        let entry = self.shared.tt.probe_at(key, ply, halfmove);
+        let entry = self.state.shared.tt.probe_at(key, ply, halfmove);
         if let Some(e) = entry {
             if !PV && halfmove < TT_CUT_HALFMOVE_LIMIT && bound_cuts(&e, alpha, beta) {
                 return e.score;
@@ -817,7 +830,7 @@ impl Search<'_> {
         let mut best_move = None;
         let mut moves = 0;
         // A recapture on the square of the last move is never cut by the move count.
-        let recapture_square = if ply >= 1 { self.stack[ply - 1].mv.map(|m| m.to()) } else { None };
+        let recapture_square = if ply >= 1 { self.state.stack[ply - 1].mv.map(|m| m.to()) } else { None };
         while let Some(m) = picker.next(pos, &self.history) {
             moves += 1;
             // In check, once one evasion has saved the king, the quiet ones are not searched
@@ -850,7 +863,7 @@ impl Search<'_> {
             let child = self.make_and_enter(pos, ply, Some(m));
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.leave();
-            if self.stopped {
+            if self.state.stopped {
                 return 0;
             }
             if score > best_score {
@@ -871,7 +884,7 @@ impl Search<'_> {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
+        self.state.shared.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }

@@ -2,15 +2,14 @@
 //! around the previous depth's scores, the time manager consulted between depths, and the
 //! stop, node and time checks polled at every node.
 
-use std::ops::{Deref, DerefMut};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::params::p;
 use super::threads::skips;
-use super::time::{self, Moment, TimeBudget};
-use super::worker::Worker;
-use super::{Iteration, ReportedScore, Reporter, Request, ScoreBound, SearchResult, Shared};
+use super::worker::{SearchState, Worker};
+use super::{Iteration, Job, ReportedScore, Reporter, ScoreBound, SearchResult, Shared};
 use crate::position::Position;
 use crate::tt::{MATE, MATE_BOUND, MAX_PLY};
 use crate::types::Move;
@@ -18,104 +17,67 @@ use crate::types::Move;
 /// When the main thread starts naming each root move it searches (`currmove`).
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
-/// One thread's view of one `go`: its own worker and the state every thread shares. The search
-/// (`run`, `negamax`, `qsearch`) runs on it; the worker's fields are reached through it.
-pub(super) struct Search<'a> {
-    pub(super) worker: &'a mut Worker,
-    pub(super) shared: &'a Shared,
-    /// Where the main thread's progress goes.
-    pub(super) reporter: &'a mut dyn Reporter,
-}
-
-impl Deref for Search<'_> {
-    type Target = Worker;
-    fn deref(&self) -> &Worker {
-        self.worker
-    }
-}
-
-impl DerefMut for Search<'_> {
-    fn deref_mut(&mut self) -> &mut Worker {
-        self.worker
-    }
-}
-
 impl Worker {
-    /// Searches `request.root` for `request.limits` and returns the best move found; progress
-    /// goes to `reporter` (the main thread's only).
-    pub fn search(&mut self, request: &Request, shared: &Shared, reporter: &mut dyn Reporter) -> SearchResult {
-        Search { worker: self, shared, reporter }.run(request)
-    }
-}
-
-impl Search<'_> {
-    /// Iterative deepening over `request.root`, each depth's lines (`MultiPV`) searched with
-    /// aspiration windows; stops at the limits (the main thread) or when told.
-    pub(super) fn run(&mut self, request: &Request) -> SearchResult {
-        let Request { root, history, limits, overhead, searchmoves, since } = *request;
-        self.start = since.unwrap_or_else(Moment::now);
-        self.clock_start = self.start;
-        self.ponder_wait = self.shared.pondering.load(Ordering::Relaxed);
-        self.budget = TimeBudget::new(limits, overhead, root.fullmove_number() as u32);
-        self.pv_len[0] = 0;
-        self.pv[0][0] = None;
-        self.weakness = limits.weakness;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).min(limits.weakness.nodes.unwrap_or(u64::MAX));
-        self.nodes = 0;
-        self.stopped = false;
-        // Node and time limits apply once the first iteration is complete: every move played
-        // was compared with the others at least at depth 1.
-        self.limits_armed = false;
-        self.keys.clear();
-        self.keys.extend_from_slice(history);
-        self.root_keys = self.keys.len();
-        self.repetition_floor = 0;
+    /// Searches `job` and returns the best move found, with `shared` (the table, the stop flags
+    /// and the node counters of every thread of this search); progress goes to `reporter` (the
+    /// main thread's lines; a helper's completed iterations). Thread 0 is the main thread: it
+    /// alone keeps the clock and reports. Iterative deepening over the root, each depth's
+    /// lines (`MultiPV`) searched with aspiration windows; stops at the limits (the main
+    /// thread) or when told.
+    pub fn search(&mut self, job: &Job, shared: Arc<Shared>, reporter: Box<dyn Reporter + Send>) -> SearchResult {
+        self.state = SearchState::new(job, shared, reporter, self.id == 0);
         if self.use_nnue {
-            self.nnue.reset(root);
+            self.nnue.reset(&job.root);
         }
-        self.lines_given.clear();
-        let legal = root.legal_moves();
-        self.root_moves = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
-        if self.root_moves.is_empty() {
-            self.root_moves = legal.to_vec();
-        }
-        self.root_nodes = vec![0; self.root_moves.len()];
+        let result = self.iterate(job);
+        // Nothing of the search outlives it: the table and the reporter are let go.
+        self.state = SearchState::idle();
+        result
+    }
+
+    fn iterate(&mut self, job: &Job) -> SearchResult {
+        let (root, limits) = (&job.root, &job.limits);
         self.tablebase_root(root);
-        let Some(&first) = self.root_moves.first() else {
+        let Some(first) = self.state.root_moves.first().map(|rm| rm.mv) else {
             return SearchResult { best: None, ponder: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         };
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         // Helpers search one line; with MultiPV, only the main thread's lines are reported.
-        let lines = if self.is_main { limits.multipv.clamp(1, self.root_moves.len()) } else { 1 };
+        let main = self.state.main.is_some();
+        let lines = if main { limits.multipv.clamp(1, self.state.root_moves.len()) } else { 1 };
         let mut result =
             SearchResult { best: Some(first), ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![first] };
         // The score of each line at the previous depth, the centre of its aspiration window.
         let mut scores = vec![0; lines];
-        // Iterations in a row that kept the best move, and the previous iteration's score.
-        let mut stability = 0;
-        let mut previous_score;
         'deepen: for depth in 1..=max_depth {
             // Helpers skip depths in staggered patterns, so that they run ahead of the main
             // thread and of each other and fill the table with deeper results (the last depth
             // is never skipped).
-            if !self.is_main && depth < max_depth && depth > 1 && skips(self.id, depth) {
+            if !main && depth < max_depth && depth > 1 && skips(self.id, depth) {
                 continue;
             }
-            self.seldepth = 0;
-            self.lines_given.clear();
+            for rm in &mut self.state.root_moves {
+                rm.previous_score = rm.score;
+                rm.score = -MATE;
+            }
+            self.state.seldepth = 0;
+            self.state.lines_given.clear();
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             for (line, previous) in scores.iter_mut().enumerate() {
                 let mut failed_high = None;
                 let score = self.aspiration(root, depth, *previous, lines == 1, &result.pv, &mut failed_high);
-                if self.stopped {
+                if self.state.stopped {
                     if line == 0 {
                         // A stopped iteration still counts if its first (best-ordered) move was
                         // searched, or if a move failed high before the wider search was cut
                         // short. A new move carries the score it has at this depth, not the
                         // old move's (helpers' results are voted on by score).
-                        let partial =
-                            if self.pv_len[0] > 0 { Some((self.root_score, self.legal_pv(root))) } else { failed_high };
+                        let partial = if self.state.pv_len[0] > 0 {
+                            Some((self.pv_root_score(), self.legal_pv(root)))
+                        } else {
+                            failed_high
+                        };
                         if let Some((score, pv)) = partial {
                             if let Some(&best) = pv.first() {
                                 if result.best != Some(best) {
@@ -137,7 +99,7 @@ impl Search<'_> {
                             result.score = *score;
                             result.depth = depth;
                         }
-                        if self.is_main {
+                        if main {
                             for (k, (score, pv)) in found.iter().enumerate() {
                                 self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1);
                             }
@@ -148,7 +110,7 @@ impl Search<'_> {
                 *previous = score;
                 let pv = self.legal_pv(root);
                 match pv.first() {
-                    Some(&m) => self.lines_given.push(m),
+                    Some(&m) => self.state.lines_given.push(m),
                     None => break,
                 }
                 found.push((score, pv));
@@ -156,31 +118,34 @@ impl Search<'_> {
             // Later lines exclude the earlier ones' moves; an unstable search can still score one
             // higher, so the lines are reported best first.
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-            previous_score = result.score;
+            let previous_score = result.score;
             if let Some((score, pv)) = found.first() {
-                stability = if result.best == pv.first().copied() { stability + 1 } else { 0 };
+                let kept = result.best == pv.first().copied();
+                if let Some(main) = &mut self.state.main {
+                    main.stability = if kept { main.stability + 1 } else { 0 };
+                }
                 result.best = pv.first().copied();
                 result.ponder = pv.get(1).copied();
                 result.pv = pv.clone();
                 result.score = *score;
                 result.depth = depth;
             }
-            self.limits_armed = true;
-            if !self.is_main {
+            self.state.limits_armed = true;
+            if !main {
                 let snapshot = SearchResult { score: self.shown_score(result.score), ..result.clone() };
-                self.reporter.completed(&snapshot);
+                self.state.reporter.completed(&snapshot);
             }
-            if self.is_main {
+            if main {
                 for (k, (score, pv)) in found.iter().enumerate() {
                     self.report(depth, *score, ScoreBound::Exact, pv.clone(), k + 1);
                 }
             }
             // Any thread that completes the depth limit ends the search for all (but with
             // MultiPV the main thread's lines decide).
-            if depth == max_depth && limits.depth.is_some() && (self.is_main || limits.multipv <= 1) {
-                self.shared.stop.store(true, Ordering::Release);
+            if depth == max_depth && limits.depth.is_some() && (main || limits.multipv <= 1) {
+                self.state.shared.stop.store(true, Ordering::Release);
             }
-            if limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
+            if limits.soft_nodes.is_some_and(|soft| self.state.nodes >= soft) {
                 break;
             }
             if let Some(mate) = limits.mate {
@@ -188,41 +153,17 @@ impl Search<'_> {
                     break;
                 }
             }
-            if self.is_main && limits.clock.is_some() && !self.pondering() {
-                // Nothing to choose: one legal move is played once an iteration or two have
-                // found a reply to ponder on. A mate found for us is played once the depth is
-                // twice its length (a shorter one would have been found by then): the time is
-                // the rest of the game's.
-                let mate_plies = MATE - result.score;
-                if (self.root_moves.len() == 1 && depth >= p!(TIME_ONE_MOVE_DEPTH))
-                    || (result.score >= MATE_BOUND && depth >= 2 * mate_plies)
-                {
+            // The time manager (the main thread's): one legal move, a mate found, the soft limit.
+            let state = &mut self.state;
+            if let Some(main) = &mut state.main {
+                main.previous_score = previous_score;
+                if main.iteration_done(job, &state.shared, &result, depth, &state.root_moves, state.nodes) {
                     break;
-                }
-            }
-            if self.is_main && !self.pondering() {
-                if let Some(soft) = self.budget.soft {
-                    // A movetime is exact; a clock's soft limit follows the search's stability.
-                    let scaled = if limits.clock.is_some() && depth >= 4 {
-                        let best_nodes = result
-                            .best
-                            .and_then(|b| self.root_moves.iter().position(|&m| m == b))
-                            .map_or(0, |i| self.root_nodes[i]);
-                        let best_share = best_nodes as f64 / self.nodes.max(1) as f64;
-                        let scale =
-                            time::soft_scale(stability, previous_score - result.score) * time::node_scale(best_share);
-                        soft.mul_f64(scale).min(self.budget.hard.unwrap_or(soft))
-                    } else {
-                        soft
-                    };
-                    if self.clock_start.elapsed() >= scaled {
-                        break;
-                    }
                 }
             }
         }
         self.flush_nodes();
-        result.nodes = self.shared.total_nodes();
+        result.nodes = self.state.shared.total_nodes();
         result.score = self.shown_score(result.score);
         result
     }
@@ -254,7 +195,7 @@ impl Search<'_> {
         let mut fail_highs = 0;
         loop {
             let s = self.negamax::<true>(root, (depth - fail_highs).max(1), alpha, beta, 0, false);
-            if self.stopped {
+            if self.state.stopped {
                 return s;
             }
             let bound = if s <= alpha {
@@ -265,9 +206,8 @@ impl Search<'_> {
                 ScoreBound::Exact
             };
             if report_bounds
-                && self.is_main
                 && bound != ScoreBound::Exact
-                && self.start.elapsed() > Duration::from_millis(1000)
+                && self.state.main.as_ref().is_some_and(|main| main.start.elapsed() > Duration::from_millis(1000))
             {
                 let mut pv = self.legal_pv(root);
                 if pv.is_empty() {
@@ -295,14 +235,11 @@ impl Search<'_> {
         }
     }
 
-    /// Whether the search still waits for `ponderhit`; on the first call after it, the time
-    /// budget starts counting from now (the GUI's clock started then, not at `go ponder`).
-    fn pondering(&mut self) -> bool {
-        if self.ponder_wait && !self.shared.pondering.load(Ordering::Acquire) {
-            self.ponder_wait = false;
-            self.clock_start = Moment::now();
-        }
-        self.ponder_wait
+    /// The score of the root move that last became the principal variation (in the iteration
+    /// under way: what a stopped iteration's new best move is worth).
+    fn pv_root_score(&self) -> i32 {
+        let best = self.state.pv[0][0];
+        self.state.root_moves.iter().find(|rm| Some(rm.mv) == best).map_or(-MATE, |rm| rm.score)
     }
 
     /// The principal variation, cut at the first move that is not legal where it stands (a line
@@ -310,7 +247,7 @@ impl Search<'_> {
     fn legal_pv(&self, root: &Position) -> Vec<Move> {
         let mut pos = *root;
         let mut pv = Vec::new();
-        for m in self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m) {
+        for m in self.state.pv[0][..self.state.pv_len[0]].iter().map_while(|m| *m) {
             if !pos.is_legal(m) {
                 break;
             }
@@ -324,17 +261,17 @@ impl Search<'_> {
         self.flush_nodes();
         let info = Iteration {
             depth,
-            seldepth: self.seldepth.max(depth as usize),
+            seldepth: self.state.seldepth.max(depth as usize),
             score: ReportedScore::from_internal(self.shown_score(score)),
             bound,
-            nodes: self.shared.total_nodes(),
-            time: self.start.elapsed(),
-            hashfull: self.shared.tt.hashfull(),
-            tbhits: self.shared.tbhits(),
+            nodes: self.state.shared.total_nodes(),
+            time: self.state.main.as_ref().map_or(Duration::ZERO, |main| main.start.elapsed()),
+            hashfull: self.state.shared.tt.hashfull(),
+            tbhits: self.state.shared.tbhits(),
             pv,
             multipv,
         };
-        self.reporter.iteration(&info);
+        self.state.reporter.iteration(&info);
     }
 
     /// At the root of the main thread: the move now searched, once the search has run long
@@ -342,59 +279,59 @@ impl Search<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn announce_root_move(&mut self, depth: i32, mv: Move, number: usize) {
-        if self.start.elapsed() >= CURRMOVE_AFTER {
-            self.reporter.current_move(depth, mv, number);
+        if self.state.main.as_ref().is_some_and(|main| main.start.elapsed() >= CURRMOVE_AFTER) {
+            self.state.reporter.current_move(depth, mv, number);
         }
     }
 
     /// The score to report: the tables' result where the root is in them and the search found
     /// no mate.
     fn shown_score(&self, score: i32) -> i32 {
-        match self.tb_root_score {
+        match self.state.tb_root_score {
             Some(tb) if score.abs() < MATE_BOUND => tb,
             _ => score,
         }
     }
 
     fn flush_nodes(&self) {
-        if let Some(c) = self.shared.counters.get(self.id) {
-            c.0.store(self.nodes, Ordering::Relaxed);
+        if let Some(c) = self.state.shared.counters.get(self.id) {
+            c.0.store(self.state.nodes, Ordering::Relaxed);
         }
     }
 
     /// Polled at every node: the stop flag, and (main thread) the node and time limits.
     #[inline]
     pub(super) fn check_stop(&mut self) -> bool {
-        if self.stopped {
+        if self.state.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit && self.limits_armed {
-            self.shared.stop.store(true, Ordering::Relaxed);
+        if self.state.nodes >= self.state.node_limit && self.state.limits_armed {
+            self.state.shared.stop.store(true, Ordering::Relaxed);
         }
-        if self.nodes & 1023 == 0 {
+        if self.state.nodes & 1023 == 0 {
             self.flush_nodes();
-            // With helpers, `go nodes` counts every thread's nodes (one thread counts exactly,
-            // above; here the main thread adds up all counters now and then).
-            if self.is_main
-                && self.limits_armed
-                && self.node_limit != u64::MAX
-                && self.shared.counters.len() > 1
-                && self.shared.total_nodes() >= self.node_limit
-            {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
-            if self.is_main && self.shared.abort.load(Ordering::Relaxed) {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
-            if self.is_main && self.limits_armed && !self.pondering() {
-                if let Some(hard) = self.budget.hard {
-                    if self.clock_start.elapsed() >= hard {
-                        self.shared.stop.store(true, Ordering::Relaxed);
-                    }
+            // The main thread's part: with helpers, `go nodes` counts every thread's nodes (one
+            // thread counts exactly, above; here the main thread adds up all counters now and
+            // then); the GUI's `stop`; the hard time limit.
+            let state = &mut self.state;
+            if let Some(main) = &mut state.main {
+                let shared = &state.shared;
+                if state.limits_armed
+                    && state.node_limit != u64::MAX
+                    && shared.counters.len() > 1
+                    && shared.total_nodes() >= state.node_limit
+                {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                if shared.abort.load(Ordering::Relaxed) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                if state.limits_armed && main.hard_limit_reached(shared) {
+                    shared.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
-        self.stopped = self.shared.stop.load(Ordering::Relaxed);
-        self.stopped
+        self.state.stopped = self.state.shared.stop.load(Ordering::Relaxed);
+        self.state.stopped
     }
 }

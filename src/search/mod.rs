@@ -1,17 +1,22 @@
 //! The search: iterative deepening with aspiration windows over a principal-variation negamax,
 //! quiescence with static exchange evaluation, and the usual selectivity.
 //!
-//! Files: `iterative` (depths, aspiration, MultiPV, the stop and time checks), `alphabeta`
-//! (negamax and quiescence), `threads` (lazy SMP: start, stop, vote), `worker` (one thread's own
-//! data), `picker` (staged move ordering), `history` (killers, histories, correction), `time`
-//! (limits and the time manager), `params` (every tuning constant).
+//! Files: `worker` (one thread's worker and its data by lifetime), `iterative` (depths,
+//! aspiration, MultiPV, the stop and time checks), `alphabeta` (negamax and quiescence),
+//! `tablebase` (Syzygy at the root and in the tree), `pool` (the persistent threads), `threads`
+//! (lazy SMP: staggered depths, the vote), `picker` (staged move ordering), `history` (killers,
+//! histories, correction), `time` (limits, the clock and the time budget), `strength` (levels),
+//! `params` (every tuning constant).
 //!
-//! One `go` is a [`Request`] (the root, the game before it, the limits) and a [`Shared`] state:
-//! the transposition table, the stop flags and per-thread node counters. Per thread ([`Worker`],
-//! kept across `go` until `ucinewgame`): killers, the quiet, continuation, capture and correction
-//! histories, the pawn hash table and the key stack for repetitions. Only the main thread reads
-//! the clock and reports; it reports through the [`Reporter`] trait, so protocol text stays in
-//! `uci`.
+//! One search is a [`Job`] (the root, the game before it, the limits) and a [`Shared`] state:
+//! the transposition table, the stop flags and per-thread node counters. Each thread's
+//! [`Worker`] owns the search it runs: what it keeps for the game (killers, the quiet,
+//! continuation, capture and correction histories, the pawn hash table, the accumulators; until
+//! `ucinewgame`), the state each search makes anew (key stack, per-ply stack, principal
+//! variations, the root moves), and on the main thread the time manager. Only the main thread
+//! reads the clock and reports; it reports through the [`Reporter`] trait, so protocol text
+//! stays in `uci`. The pool's threads ([`Searcher`]) and a caller's own thread ([`Solo`]) run
+//! the same `Worker::search`.
 //!
 //! With one thread and a depth or node limit, the search is deterministic.
 
@@ -34,7 +39,7 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::types::Move;
-pub use pool::{Job, Outcome, Searcher};
+pub use pool::{Outcome, Searcher};
 pub use strength::Weakness;
 pub use threads::vote;
 pub use time::{set_clock_source, Clock, Limits, Moment, TimeBudget};
@@ -69,28 +74,45 @@ impl ReportedScore {
     }
 }
 
-/// What one `go` asks of every thread.
-#[derive(Clone, Copy)]
-pub struct Request<'a> {
-    /// The position to search.
-    pub root: &'a Position,
+/// What one search is asked, owned so that persistent threads can take it: the position, the
+/// game before it, the limits, and how the answer is given.
+#[derive(Clone)]
+pub struct Job {
+    pub root: Position,
     /// Keys of the game's positions before `root`, oldest first (for repetitions).
-    pub history: &'a [u64],
-    pub limits: &'a Limits,
+    pub history: Vec<u64>,
+    pub limits: Limits,
     /// Time kept in hand for the GUI and the pipes (`Move Overhead`).
     pub overhead: Duration,
     /// If not empty, the root moves to choose among (`go searchmoves`).
-    pub searchmoves: &'a [Move],
+    pub searchmoves: Vec<Move>,
+    /// The answer waits for `stop` even when the search reaches a limit of its own (`go
+    /// infinite`).
+    pub wait_for_stop: bool,
+    /// The search starts pondering: no clock until `ponderhit`, and the answer waits for it
+    /// (or `stop`).
+    pub ponder: bool,
+    pub syzygy: Option<Syzygy>,
     /// When the clock started: the moment the GUI's `go` was handled, so that what comes
     /// before the search (a table still being cleared after `ucinewgame`, threads being
     /// started) is counted as the GUI counts it. `None`: when the search starts.
     pub since: Option<Moment>,
 }
 
-impl<'a> Request<'a> {
-    /// A search of `root` with no game before it, no overhead and every root move.
-    pub fn new(root: &'a Position, limits: &'a Limits) -> Request<'a> {
-        Request { root, history: &[], limits, overhead: Duration::ZERO, searchmoves: &[], since: None }
+impl Job {
+    /// A search of `root` within `limits`, with no game before it and nothing else asked.
+    pub fn new(root: Position, limits: Limits) -> Job {
+        Job {
+            root,
+            history: Vec::new(),
+            limits,
+            overhead: Duration::ZERO,
+            searchmoves: Vec::new(),
+            wait_for_stop: false,
+            ponder: false,
+            syzygy: None,
+            since: None,
+        }
     }
 }
 
@@ -215,24 +237,27 @@ impl Solo {
         Arc::get_mut(&mut self.tt).expect("no search holds the table between searches").clear();
     }
 
-    /// `worker` searches `request` (the table is not aged: call `tt().new_search()` for that).
-    pub fn search(&self, worker: &mut Worker, request: &Request) -> SearchResult {
-        self.search_reporting(worker, request, &mut Silent)
+    /// `worker` searches `job` on this thread (the table is not aged: call `tt().new_search()`
+    /// for that). The job's tables are probed where it names some.
+    pub fn search(&self, worker: &mut Worker, job: &Job) -> SearchResult {
+        self.search_reporting(worker, job, Box::new(Silent))
     }
 
     /// The same, each iteration reported to `reporter`.
-    pub fn search_reporting(
-        &self,
-        worker: &mut Worker,
-        request: &Request,
-        reporter: &mut dyn Reporter,
-    ) -> SearchResult {
-        let shared = Shared::new(Arc::clone(&self.tt), 1);
-        worker.search(request, &shared, reporter)
+    pub fn search_reporting(&self, worker: &mut Worker, job: &Job, reporter: Box<dyn Reporter + Send>) -> SearchResult {
+        let shared = Shared::new(Arc::clone(&self.tt), 1).with_syzygy(job.syzygy.clone());
+        worker.search(job, Arc::new(shared), reporter)
     }
 }
 
 impl Shared {
+    /// The shared state of no search, which a worker holds between searches (a table of one
+    /// bucket, never probed).
+    pub(crate) fn idle() -> &'static Arc<Shared> {
+        static IDLE: std::sync::OnceLock<Arc<Shared>> = std::sync::OnceLock::new();
+        IDLE.get_or_init(|| Arc::new(Shared::new(Arc::new(TranspositionTable::new(0)), 1)))
+    }
+
     /// Shared state for `threads` threads that only the search's own limits end.
     pub fn new(tt: Arc<TranspositionTable>, threads: usize) -> Shared {
         Shared {
@@ -298,24 +323,24 @@ mod tests {
         let mut w = Worker::new(0);
         // Start position again after 4 plies: a second occurrence, in the game history only.
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8");
-        w.keys = keys.clone();
-        w.root_keys = keys.len();
+        w.state.keys = keys.clone();
+        w.state.root_keys = keys.len();
         assert!(!w.is_repetition(&pos), "twofold before the root is not yet a draw");
         // The same twofold inside the search is.
-        w.root_keys = 0;
+        w.state.root_keys = 0;
         assert!(w.is_repetition(&pos));
         // A third occurrence in the game is a draw.
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
-        w.keys = keys.clone();
-        w.root_keys = keys.len();
+        w.state.keys = keys.clone();
+        w.state.root_keys = keys.len();
         assert!(w.is_repetition(&pos));
         // An irreversible move in between breaks the chain (the halfmove clock bounds the look-back).
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
-        w.keys = keys;
-        w.root_keys = 0;
+        w.state.keys = keys;
+        w.state.root_keys = 0;
         assert!(w.is_repetition(&pos));
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 e2e4");
-        w.keys = keys;
+        w.state.keys = keys;
         assert!(!w.is_repetition(&pos));
     }
 
@@ -328,18 +353,18 @@ mod tests {
         // Kxb2 is White's only move.
         let only = Position::from_fen("k7/8/8/8/8/8/1r6/K6r w - - 0 1").unwrap();
         let solo = Solo::new(8);
-        let result = solo.search(&mut Worker::new(0), &Request::new(&only, &limits));
+        let result = solo.search(&mut Worker::new(0), &Job::new(only, limits.clone()));
         assert_eq!(result.best, Some(only.parse_uci_move("a1b2").unwrap()));
         assert!(result.depth <= p!(TIME_ONE_MOVE_DEPTH), "depth {}", result.depth);
         // A mate in two for White: played once the depth is twice the mate's length.
         let mate = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
         let solo = Solo::new(8);
-        let result = solo.search(&mut Worker::new(0), &Request::new(&mate, &limits));
+        let result = solo.search(&mut Worker::new(0), &Job::new(mate, limits.clone()));
         assert!(result.score >= MATE_BOUND, "{result:?}");
         assert!(result.depth <= 2 * (MATE - result.score), "{result:?}");
         // Without a clock (a node limit here) neither rule applies.
         let limits = Limits { nodes: Some(200_000), ..Limits::default() };
-        let result = Solo::new(8).search(&mut Worker::new(0), &Request::new(&only, &limits));
+        let result = Solo::new(8).search(&mut Worker::new(0), &Job::new(only, limits.clone()));
         assert!(result.depth > p!(TIME_ONE_MOVE_DEPTH), "depth {}", result.depth);
     }
 
@@ -347,18 +372,18 @@ mod tests {
     fn no_position_before_a_null_move_repeats_one_after_it() {
         let mut w = Worker::new(0);
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8");
-        w.keys = keys.clone();
-        w.root_keys = 0;
+        w.state.keys = keys.clone();
+        w.state.root_keys = 0;
         assert!(w.is_repetition(&pos));
         // Had the search passed after the first ply, the start position would lie before the
         // pass (the floor is the length of the key stack at the null move's child).
-        w.repetition_floor = 2;
+        w.state.repetition_floor = 2;
         assert!(!w.is_repetition(&pos));
         // A position reached after the pass still counts.
-        w.repetition_floor = 0;
+        w.state.repetition_floor = 0;
         let (pos, keys) = play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
-        w.keys = keys;
-        w.repetition_floor = 4;
+        w.state.keys = keys;
+        w.state.repetition_floor = 4;
         assert!(w.is_repetition(&pos));
     }
 
@@ -403,7 +428,7 @@ mod tests {
             let mut worker = Worker::new(0);
             let pos = Position::from_fen(fen).unwrap();
             let limits = Limits { nodes: Some(400_000), ..Limits::default() };
-            solo.search(&mut worker, &Request::new(&pos, &limits));
+            solo.search(&mut worker, &Job::new(pos, limits.clone()));
             for score in solo.tt().stored_scores() {
                 assert!(score.abs() < 15_000 || score.abs() >= MATE_BOUND, "{fen}: a stored score of {score}");
             }
@@ -426,37 +451,45 @@ mod tests {
             .into_iter()
             .map(|nodes| {
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-                solo.search(&mut worker, &Request::new(&early, &limits)).score
+                solo.search(&mut worker, &Job::new(early, limits.clone())).score
             })
             .find(|&score| score >= MATE_BOUND);
         assert!(mate.is_some(), "no mate found within 3 M nodes");
         let late = Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 96 60").unwrap();
-        let shared = Shared::new(Arc::clone(&solo.tt), 1);
-        let mut search = iterative::Search { worker: &mut worker, shared: &shared, reporter: &mut Silent };
+        let shared = Arc::new(Shared::new(Arc::clone(&solo.tt), 1));
         // The node searched sits at ply 1, below a root of the same position; no node limit.
-        (search.nodes, search.node_limit, search.stopped) = (0, u64::MAX, false);
-        search.nnue.reset(&late);
-        search.nnue.push(1, &late);
+        let job = Job::new(late, Limits::default());
+        worker.state = worker::SearchState::new(&job, shared, Box::new(Silent), true);
+        worker.nnue.reset(&late);
+        worker.nnue.push(1, &late);
         for depth in 1..=8 {
             for alpha in [-1, 0, 500] {
-                let score = search.negamax::<false>(&late, depth, alpha, alpha + 1, 1, depth % 2 == 0);
+                let score = worker.negamax::<false>(&late, depth, alpha, alpha + 1, 1, depth % 2 == 0);
                 assert!(score.abs() < TB_BOUND, "depth {depth}, window {alpha}: {score}");
             }
         }
         // And from the root, however long it searches.
         for nodes in [2_000, 300_000] {
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-            let result = solo.search(&mut worker, &Request::new(&late, &limits));
+            let result = solo.search(&mut worker, &Job::new(late, limits.clone()));
             assert!(result.score.abs() < TB_BOUND, "{nodes} nodes: {result:?}");
         }
     }
 
     /// Keeps every reported iteration.
-    struct Record(Vec<Iteration>);
+    /// Keeps every iteration reported, where the test can read them after the search.
+    #[derive(Clone, Default)]
+    struct Record(Arc<std::sync::Mutex<Vec<Iteration>>>);
 
     impl Reporter for Record {
         fn iteration(&mut self, info: &Iteration) {
-            self.0.push(info.clone());
+            self.0.lock().unwrap().push(info.clone());
+        }
+    }
+
+    impl Record {
+        fn lines(&self) -> Vec<Iteration> {
+            self.0.lock().unwrap().clone()
         }
     }
 
@@ -472,11 +505,12 @@ mod tests {
             let solo = Solo::new(4);
             let mut worker = Worker::new(0);
             let limits = Limits { nodes: Some(nodes), multipv: 3, ..Limits::default() };
-            let mut record = Record(Vec::new());
-            let result = solo.search_reporting(&mut worker, &Request::new(&pos, &limits), &mut record);
-            let deepest = record.0.iter().map(|i| i.depth).max().unwrap();
+            let record = Record::default();
+            let result = solo.search_reporting(&mut worker, &Job::new(pos, limits.clone()), Box::new(record.clone()));
+            let lines = record.lines();
+            let deepest = lines.iter().map(|i| i.depth).max().unwrap();
             assert_eq!(result.depth, deepest, "{nodes} nodes");
-            let at_deepest: Vec<&Iteration> = record.0.iter().filter(|i| i.depth == deepest).collect();
+            let at_deepest: Vec<&Iteration> = lines.iter().filter(|i| i.depth == deepest).collect();
             if at_deepest.len() < 3 {
                 // Stopped in the second or third line: the first is there, and played.
                 partial_depths += 1;
@@ -504,9 +538,11 @@ mod tests {
                 let solo = Solo::new(4);
                 let mut worker = Worker::new(0);
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-                let mut record = Record(Vec::new());
-                let result = solo.search_reporting(&mut worker, &Request::new(&pos, &limits), &mut record);
-                let last = record.0.last().unwrap();
+                let record = Record::default();
+                let result =
+                    solo.search_reporting(&mut worker, &Job::new(pos, limits.clone()), Box::new(record.clone()));
+                let lines = record.lines();
+                let last = lines.last().unwrap();
                 if result.best != last.pv.first().copied() {
                     changed += 1;
                     assert_ne!(
@@ -528,7 +564,7 @@ mod tests {
             let pos =
                 Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
             let limits = Limits { depth: Some(7), ..Limits::default() };
-            Solo::new(4).search(&mut Worker::new(0), &Request::new(&pos, &limits))
+            Solo::new(4).search(&mut Worker::new(0), &Job::new(pos, limits.clone()))
         };
         let a = run();
         assert!(a.best.is_some() && a.nodes > 0);
@@ -542,7 +578,7 @@ mod tests {
         let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3").unwrap();
         let limits = Limits { depth: Some(8), multipv: 4, ..Limits::default() };
         let mut worker = Worker::new(0);
-        let result = solo.search(&mut worker, &Request::new(&pos, &limits));
+        let result = solo.search(&mut worker, &Job::new(pos, limits.clone()));
         assert_eq!(result.best, Some(pos.parse_uci_move("f3h4").unwrap()));
         // The root's entry describes the whole root: its move is the best line's, its score
         // that line's score (the later lines searched without that move would say otherwise).

@@ -18,50 +18,9 @@ use std::time::Duration;
 use super::threads::vote;
 use super::time::Moment;
 use super::worker::Worker;
-use super::{Iteration, Limits, Reporter, Request, SearchResult, Shared, Silent, Syzygy};
+use super::{Iteration, Job, Limits, Reporter, SearchResult, Shared, Silent};
 use crate::nnue::Network;
-use crate::position::Position;
 use crate::tt::TranspositionTable;
-use crate::types::Move;
-
-/// What one search is asked, owned so that persistent threads can take it.
-#[derive(Clone)]
-pub struct Job {
-    pub root: Position,
-    /// Keys of the game's positions before `root`, oldest first (for repetitions).
-    pub history: Vec<u64>,
-    pub limits: Limits,
-    /// Time kept in hand for the GUI and the pipes (`Move Overhead`).
-    pub overhead: Duration,
-    /// If not empty, the root moves to choose among (`go searchmoves`).
-    pub searchmoves: Vec<Move>,
-    /// The answer waits for `stop` even when the search reaches a limit of its own (`go
-    /// infinite`).
-    pub wait_for_stop: bool,
-    /// The search starts pondering: no clock until `ponderhit`, and the answer waits for it
-    /// (or `stop`).
-    pub ponder: bool,
-    pub syzygy: Option<Syzygy>,
-    /// When the clock started (the GUI's `go`); `None`: when the search starts.
-    pub since: Option<Moment>,
-}
-
-impl Job {
-    /// A search of `root` within `limits`, with no game before it and nothing else asked.
-    pub fn new(root: Position, limits: Limits) -> Job {
-        Job {
-            root,
-            history: Vec::new(),
-            limits,
-            overhead: Duration::ZERO,
-            searchmoves: Vec::new(),
-            wait_for_stop: false,
-            ponder: false,
-            syzygy: None,
-            since: None,
-        }
-    }
-}
 
 /// How a search ended: every thread's result (the main thread's first) and the one played.
 #[derive(Clone, Debug)]
@@ -84,8 +43,9 @@ impl Outcome {
     }
 }
 
-/// The main thread's part of a run: where it reports, and what it does with the outcome.
-struct MainPart {
+/// What the main thread does with a run besides searching: where it reports, and what it does
+/// with the outcome.
+struct Answer {
     reporter: Box<dyn Reporter + Send>,
     finish: Box<dyn FnOnce(&Outcome) + Send>,
 }
@@ -93,9 +53,10 @@ struct MainPart {
 /// One search, shared by every thread of the pool.
 struct Run {
     job: Job,
-    shared: Shared,
-    helper_limits: Limits,
-    main: Mutex<Option<MainPart>>,
+    /// The same job as the helpers search it: no limit but the depth (and the MultiPV lines).
+    helper_job: Job,
+    shared: Arc<Shared>,
+    main: Mutex<Option<Answer>>,
     /// Each helper's result: its last completed iteration while it searches, its final result
     /// once it has stopped (`true`).
     helpers: Mutex<Vec<(Option<SearchResult>, bool)>>,
@@ -127,17 +88,6 @@ impl Run {
         if done.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
             *lock(&done.idle) = true;
             done.idle_signal.notify_all();
-        }
-    }
-
-    fn request<'a>(&'a self, limits: &'a Limits) -> Request<'a> {
-        Request {
-            root: &self.job.root,
-            history: &self.job.history,
-            limits,
-            overhead: self.job.overhead,
-            searchmoves: &self.job.searchmoves,
-            since: self.job.since,
         }
     }
 }
@@ -291,10 +241,10 @@ impl Searcher {
         let shared =
             Shared::new(Arc::clone(&self.tt), self.threads.len()).with_syzygy(job.syzygy.clone()).pondering(job.ponder);
         let run = Arc::new(Run {
+            helper_job: Job { limits: helper_limits, ..job.clone() },
             job,
-            shared,
-            helper_limits,
-            main: Mutex::new(Some(MainPart { reporter, finish })),
+            shared: Arc::new(shared),
+            main: Mutex::new(Some(Answer { reporter, finish })),
             helpers: Mutex::new(vec![(None, false); self.threads.len() - 1]),
             helper_done: Condvar::new(),
             answered: Mutex::new(false),
@@ -448,12 +398,12 @@ fn wait_flag(flag: &Mutex<bool>, signal: &Condvar) {
 }
 
 /// A helper's reports: its last completed iteration, kept for the vote.
-struct Snapshot<'a> {
-    run: &'a Run,
+struct Snapshot {
+    run: Arc<Run>,
     slot: usize,
 }
 
-impl Reporter for Snapshot<'_> {
+impl Reporter for Snapshot {
     fn iteration(&mut self, _info: &Iteration) {}
 
     fn completed(&mut self, result: &SearchResult) {
@@ -483,8 +433,10 @@ fn thread_main(id: usize, use_nnue: bool, network: Arc<Network>, inbox: Receiver
                 Run::leave(run);
             }
             Task::Search(run) => {
-                let mut snapshot = Snapshot { run: &run, slot: id - 1 };
-                let result = worker.search(&run.request(&run.helper_limits), &run.shared, &mut snapshot);
+                // The snapshot's hold on the run ends with the search (the worker lets its
+                // reporter go), before the thread counts itself out.
+                let snapshot = Box::new(Snapshot { run: Arc::clone(&run), slot: id - 1 });
+                let result = worker.search(&run.helper_job, Arc::clone(&run.shared), snapshot);
                 lock(&run.helpers)[id - 1] = (Some(result), true);
                 run.helper_done.notify_all();
                 Run::leave(run);
@@ -507,9 +459,10 @@ const HELPER_GRACE: Duration = Duration::from_millis(5);
 /// ponder`, it waits for `stop` or `ponderhit`; then the helpers are stopped and collected, the
 /// move voted, and the outcome handed to `finish`.
 fn main_search(worker: &mut Worker, run: &Run) {
-    let Some(MainPart { mut reporter, finish }) = lock(&run.main).take() else { return };
-    let result = worker.search(&run.request(&run.job.limits), &run.shared, &mut *reporter);
-    drop(reporter);
+    let Some(Answer { reporter, finish }) = lock(&run.main).take() else { return };
+    // The worker lets the reporter go when its search ends (a `Forward` then tells the
+    // caller of `search` so).
+    let result = worker.search(&run.job, Arc::clone(&run.shared), reporter);
     let shared = &run.shared;
     while !shared.abort.load(Ordering::Acquire) && (run.job.wait_for_stop || shared.pondering.load(Ordering::Acquire)) {
         std::thread::sleep(Duration::from_millis(1));
@@ -542,6 +495,7 @@ fn main_search(worker: &mut Worker, run: &Run) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
     use crate::search::{Clock, Limits};
 
     impl Searcher {

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::iterative::Search;
+use super::worker::{RootMove, Worker};
 use crate::position::Position;
 use crate::tt::{Bound, TtEntry, MATE, MAX_PLY, TB_WIN};
 use crate::types::Move;
@@ -28,11 +28,11 @@ fn dtz_before_zeroing(wdl: i32) -> i32 {
     wdl.signum() * if wdl.abs() == 2 { 1 } else { 101 }
 }
 
-impl Search<'_> {
+impl Worker {
     /// How many times `key` occurs among the game's positions (before the root, and the root)
     /// within the last `reach` plies.
     fn occurrences(&self, root: &Position, key: u64, reach: usize) -> usize {
-        let game = &self.keys[..self.root_keys];
+        let game = &self.state.keys[..self.state.root_keys];
         let recent = &game[game.len().saturating_sub(reach)..];
         recent.iter().filter(|&&k| k == key).count() + usize::from(root.key() == key && reach > 0)
     }
@@ -40,12 +40,9 @@ impl Search<'_> {
     /// Ranks the root moves by the tables and keeps the best; sets the score to report and
     /// whether the search still probes. Nothing changes where the root is not in the tables.
     pub(super) fn tablebase_root(&mut self, root: &Position) {
-        self.tb_root_score = None;
-        // Without tables the tree's test for a probe is this one flag.
-        self.tb_in_search = self.shared.syzygy.is_some();
-        let shared = self.shared;
+        let shared = std::sync::Arc::clone(&self.state.shared);
         let Some(syzygy) = &shared.syzygy else { return };
-        if self.root_moves.is_empty() {
+        if self.state.root_moves.is_empty() {
             return;
         }
         let pieces = root.occupied().count() as usize;
@@ -55,8 +52,8 @@ impl Search<'_> {
         let tables = &*syzygy.tables;
         let cnt50 = root.halfmove_clock() as i32;
         let repeated = self.occurrences(root, root.key(), root.halfmove_clock() as usize) > 1;
-        let moves = self.root_moves.clone();
-        let by_dtz = |search: &Search, m: Move| -> Result<i32, String> {
+        let moves: Vec<Move> = self.state.root_moves.iter().map(|rm| rm.mv).collect();
+        let by_dtz = |search: &Worker, m: Move| -> Result<i32, String> {
             let child = root.make_move(m);
             let mate = child.in_check() && !child.has_legal_move();
             let dtz = if child.halfmove_clock() == 0 {
@@ -87,7 +84,7 @@ impl Search<'_> {
                 0
             })
         };
-        let by_wdl = |search: &Search, m: Move| -> Result<i32, String> {
+        let by_wdl = |search: &Worker, m: Move| -> Result<i32, String> {
             let child = root.make_move(m);
             let mut wdl = if search.occurrences(root, child.key(), child.halfmove_clock() as usize) >= 2 {
                 0
@@ -107,15 +104,15 @@ impl Search<'_> {
                 Err(_) => return,
             },
         };
-        self.shared.tbhits.fetch_add(moves.len() as u64, Ordering::Relaxed);
+        self.state.shared.tbhits.fetch_add(moves.len() as u64, Ordering::Relaxed);
         let best = ranks.iter().copied().max().unwrap_or(0);
-        self.root_moves = moves.iter().zip(&ranks).filter(|(_, &r)| r == best).map(|(&m, _)| m).collect();
-        self.root_nodes = vec![0; self.root_moves.len()];
+        self.state.root_moves =
+            moves.iter().zip(&ranks).filter(|(_, &r)| r == best).map(|(&m, _)| RootMove::new(m)).collect();
         // A win ranks MAX_DTZ - 99 or more only where it comes before the fifty-move rule
         // (a repeated root lowers the rank of a win in time by at most 99); below that it is
         // cursed: the rule draws it. Likewise a loss the rule saves (blessed).
         let bound = if syzygy.rule50 { MAX_DTZ - 99 } else { 1 };
-        self.tb_root_score = Some(if best >= bound {
+        self.state.tb_root_score = Some(if best >= bound {
             TB_WIN
         } else if best > 0 {
             1
@@ -127,7 +124,7 @@ impl Search<'_> {
             -TB_WIN
         });
         // With DTZ the root moves already make progress; a drawn or lost root gains nothing.
-        self.tb_in_search = !with_dtz && best > 0;
+        self.state.tb_in_search = !with_dtz && best > 0;
     }
 
     /// At a node after a capture or pawn move, where the position is in the tables: the
@@ -161,7 +158,7 @@ impl Search<'_> {
             None => self.evaluate(pos, ply),
         };
         let depth = (depth + 6).min(MAX_PLY as i32 - 1);
-        self.shared.tt.store(pos.key(), None, score, eval, depth, bound, ply);
+        self.state.shared.tt.store(pos.key(), None, score, eval, depth, bound, ply);
         Some(TbProbe::Cut(score))
     }
 
@@ -170,14 +167,14 @@ impl Search<'_> {
         if pos.castling().0 != 0 {
             return None;
         }
-        let syzygy = self.shared.syzygy.as_ref()?;
+        let syzygy = self.state.shared.syzygy.as_ref()?;
         let pieces = pos.occupied().count() as usize;
         let limit = syzygy.probe_limit;
         if pieces > limit || (pieces == limit && depth < syzygy.probe_depth) {
             return None;
         }
         let wdl = syzygy.tables.probe_wdl(pos).ok()?;
-        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        self.state.shared.tbhits.fetch_add(1, Ordering::Relaxed);
         let draw = i32::from(syzygy.rule50);
         Some(if wdl > draw {
             (TB_WIN - ply as i32, Bound::Lower)

@@ -24,7 +24,7 @@ use super::packed::{self, Game, Wdl};
 use crate::genfens::{dfrc_start, Openings};
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{is_material_or_fifty_draw, Limits, Request, Solo, Worker};
+use crate::search::{is_material_or_fifty_draw, Job, Limits, Solo, Worker};
 use crate::tt::MATE_BOUND;
 use crate::types::Color;
 
@@ -118,8 +118,8 @@ impl Player {
                 break Wdl::Draw;
             }
             self.solo.tt().new_search();
-            let request = Request { history: &keys, ..Request::new(&pos, &limits) };
-            let result = self.solo.search(&mut self.worker, &request);
+            let job = Job { history: keys.clone(), ..Job::new(pos, limits.clone()) };
+            let result = self.solo.search(&mut self.worker, &job);
             let Some(best) = result.best else { break Wdl::Draw };
             let white = if pos.side_to_move() == Color::White { result.score } else { -result.score };
             decisive = if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND { decisive + 1 } else { 0 };
@@ -458,7 +458,7 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                             continue;
                         }
                         solo.tt().new_search();
-                        let found = solo.search(&mut worker, &Request::new(&pos, &limits));
+                        let found = solo.search(&mut worker, &Job::new(pos, limits.clone()));
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;
                         }
