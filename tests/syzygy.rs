@@ -309,3 +309,78 @@ mod search {
         }
     }
 }
+
+mod datagen_adjudication {
+    use super::*;
+    use corvid::tools::datagen::{self, tablebase_result, Options, Output};
+    use corvid::tools::game::{Game, Wdl};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn the_tables_judge_a_position_just_after_a_capture() {
+        let Some(tb) = tables() else { return };
+        // KQ v K: White wins whoever is to move; KN v K and KR v KR here: draws.
+        assert_eq!(tablebase_result(&tb, &pos("8/8/8/4k3/8/8/8/KQ6 w - - 0 60")), Some(Wdl::WhiteWin));
+        assert_eq!(tablebase_result(&tb, &pos("8/8/8/4k3/8/8/8/KQ6 b - - 0 60")), Some(Wdl::WhiteWin));
+        assert_eq!(tablebase_result(&tb, &pos("8/8/8/4K3/8/8/8/kq6 w - - 0 60")), Some(Wdl::BlackWin));
+        assert_eq!(tablebase_result(&tb, &pos("8/8/4k3/8/8/3K4/8/6N1 w - - 0 1")), Some(Wdl::Draw));
+        assert_eq!(tablebase_result(&tb, &pos("8/8/4k3/8/8/3K4/r7/7R b - - 0 1")), Some(Wdl::Draw));
+        // Not just after a capture (the tables' verdict ignores the moves already played
+        // towards the fifty-move rule), with more pieces than the tables hold: no verdict.
+        assert_eq!(tablebase_result(&tb, &pos("8/8/8/4k3/8/8/8/KQ6 w - - 1 60")), None);
+        assert_eq!(tablebase_result(&tb, &pos("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 30")), None);
+    }
+
+    /// `games` self-play games of seed 11 at 300 nodes a move, hand-crafted evaluation, with the
+    /// tables or without.
+    fn play(games: usize, syzygy: Option<datagen::Syzygy>) -> Vec<Game> {
+        let options = Options {
+            games,
+            first_game: 0,
+            nodes: 300,
+            threads: 2,
+            random_plies: 8,
+            seed: 11,
+            use_nnue: false,
+            output: Output::Games,
+            dfrc: false,
+            syzygy,
+        };
+        let mut bytes = Vec::new();
+        datagen::run(&options, &mut bytes, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let mut reader = &bytes[..];
+        let mut games = Vec::new();
+        while let Some(game) = Game::read(&mut reader).unwrap() {
+            games.push(game);
+        }
+        games
+    }
+
+    #[test]
+    fn self_play_ends_a_game_where_it_enters_the_tables_and_plays_the_same_until_then() {
+        let Some(tb) = tables() else { return };
+        let tb = Arc::new(tb);
+        let syzygy = datagen::Syzygy { tables: Arc::clone(&tb), paths: TABLES.to_string() };
+        let (without, with) = (play(24, None), play(24, Some(syzygy)));
+        assert_eq!(without.len(), with.len());
+        let mut shortened = 0;
+        for cut in &with {
+            // The same game (same start), the same moves up to where the tables took over.
+            let whole = without.iter().find(|g| g.start == cut.start).expect("the same openings");
+            assert!(cut.moves.len() <= whole.moves.len());
+            assert_eq!(cut.moves[..], whole.moves[..cut.moves.len()], "a prefix of the game played out");
+            if cut.moves.len() < whole.moves.len() {
+                shortened += 1;
+                // It ended on a position the tables judge, with their result.
+                let last = cut.moves.iter().fold(cut.start, |p, &(m, _)| p.make_move(m));
+                assert_eq!(tablebase_result(&tb, &last), Some(cut.wdl), "{}", last.to_fen());
+            }
+        }
+        assert!(shortened > 0, "no game reached the tables: the test shows nothing");
+    }
+}

@@ -122,6 +122,11 @@ pub static SPECS: [Spec; 12] = [
             valued("--seed", "N", "random seed (default 1)"),
             switch("--scores", "text as 'FEN | score | result'"),
             switch("--dfrc", "start from Double Fischer Random back ranks"),
+            valued(
+                "--syzygy",
+                "PATHS",
+                "Syzygy tables (':'-separated folders): a game ends when a capture enters them, with their result",
+            ),
             NNUE,
             HCE,
         ],
@@ -365,6 +370,10 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                     packed::Format::Text => datagen::Output::Tuner,
                 },
                 dfrc: p.switch("--dfrc"),
+                syzygy: match p.text("--syzygy") {
+                    None => None,
+                    Some(paths) => Some(datagen_tables(&paths)?),
+                },
             },
         },
         "label" => Subcommand::Label {
@@ -558,6 +567,18 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         }
     }
     Ok(0)
+}
+
+/// The tables `datagen --syzygy` adjudicates with: an error where none can be read.
+fn datagen_tables(paths: &str) -> Result<datagen::Syzygy, String> {
+    let (tables, problems) = crate::syzygy::Tablebases::open(paths);
+    for problem in &problems {
+        eprintln!("datagen: --syzygy: {problem}");
+    }
+    if tables.is_empty() {
+        return Err(format!("--syzygy {paths}: no Syzygy WDL table found there"));
+    }
+    Ok(datagen::Syzygy { tables: std::sync::Arc::new(tables), paths: paths.to_string() })
 }
 
 /// `corvid datagen`: into the data folder, resuming a file that is there, with its manifest kept

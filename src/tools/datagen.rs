@@ -5,7 +5,11 @@
 //! [`crate::genfens::Openings`]) and is played with a soft node limit a move (no iteration
 //! starts past it). Clear wins are adjudicated (six plies in a row at 15 pawns or more), and so
 //! are dead draws (twelve plies in a row within 0.1 pawn after the 40th), besides mate,
-//! stalemate, repetition, the fifty-move rule and insufficient material.
+//! stalemate, repetition, the fifty-move rule and insufficient material. With Syzygy tables
+//! (`--syzygy`) a game ends as soon as a capture brings it into the tables, with the tables'
+//! result under the fifty-move rule (a win the rule spoils is a draw): the plies that would
+//! only play out a known ending are not played, and the result is exact; the positions before
+//! keep their search scores.
 //!
 //! The output is whole games in viriformat ([`Output::Games`], about 4 bytes a position, every
 //! move with its score: the trainer filters), or the positions worth training on: the side to
@@ -17,7 +21,7 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::packed::{self, Game, Wdl};
@@ -25,6 +29,7 @@ use crate::genfens::{dfrc_start, Openings};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::{is_material_or_fifty_draw, Job, Limits, Solo, Worker};
+use crate::syzygy::Tablebases;
 use crate::tt::MATE_BOUND;
 use crate::types::Color;
 
@@ -59,6 +64,40 @@ pub struct Options {
     pub output: Output,
     /// Double Fischer Random starts.
     pub dfrc: bool,
+    /// Tables that end a game once it reaches them, and the paths they were opened from.
+    pub syzygy: Option<Syzygy>,
+}
+
+/// The tables datagen adjudicates with.
+#[derive(Clone)]
+pub struct Syzygy {
+    pub tables: Arc<Tablebases>,
+    /// As given (`--syzygy`), for the manifest's `remake`.
+    pub paths: String,
+}
+
+impl std::fmt::Debug for Syzygy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (wdl, _) = self.tables.counts();
+        write!(f, "Syzygy({}, {wdl} WDL tables up to {} pieces)", self.paths, self.tables.max_pieces)
+    }
+}
+
+/// The result the tables give `pos` where a game can end on it: the position just after a
+/// capture (or at the start), whose fifty-move count is zero, so that the tables' verdict under
+/// the rule is exact, and in the tables. `None` elsewhere, or where a table is missing.
+pub fn tablebase_result(tables: &Tablebases, pos: &Position) -> Option<Wdl> {
+    if pos.halfmove_clock() != 0 || pos.castling().0 != 0 || pos.occupied().count() as usize > tables.max_pieces {
+        return None;
+    }
+    let wdl = tables.probe_wdl(pos).ok()?;
+    let mover_wins = match wdl {
+        2 => true,
+        -2 => false,
+        // Cursed wins and blessed losses: the fifty-move rule draws them.
+        _ => return Some(Wdl::Draw),
+    };
+    Some(if mover_wins == (pos.side_to_move() == Color::White) { Wdl::WhiteWin } else { Wdl::BlackWin })
 }
 
 /// Where a run stands: games finished and positions written this run, and since when.
@@ -116,6 +155,9 @@ impl Player {
             let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 2;
             if is_material_or_fifty_draw(&pos) || repeated || moves.len() >= 400 {
                 break Wdl::Draw;
+            }
+            if let Some(result) = options.syzygy.as_ref().and_then(|tb| tablebase_result(&tb.tables, &pos)) {
+                break result;
             }
             self.solo.tt().new_search();
             let job = Job { history: keys.clone(), ..Job::new(pos, limits.clone()) };
@@ -235,6 +277,16 @@ pub fn data_path(name: &str) -> std::path::PathBuf {
     }
 }
 
+/// The manifest's `syzygy` setting without tables.
+const NO_TABLES: &str = "none";
+
+/// The manifest's `syzygy` setting: what the tables cover (not where they were: another machine
+/// keeps them elsewhere).
+fn syzygy_setting(tables: &Tablebases) -> String {
+    let (wdl, _) = tables.counts();
+    format!("{wdl} WDL tables, up to {} pieces", tables.max_pieces)
+}
+
 /// What a data file's manifest records: the settings that made it (a resumed run must use the
 /// same) and how far it got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,6 +312,9 @@ impl Manifest {
         if options.dfrc {
             remake.push_str(" --dfrc");
         }
+        if let Some(tb) = &options.syzygy {
+            remake.push_str(&format!(" --syzygy {}", tb.paths));
+        }
         if !options.use_nnue {
             remake.push_str(" --hce");
         }
@@ -277,6 +332,7 @@ impl Manifest {
             ("seed", options.seed.to_string()),
             ("random_plies", options.random_plies.to_string()),
             ("dfrc", options.dfrc.to_string()),
+            ("syzygy", options.syzygy.as_ref().map_or(NO_TABLES.to_string(), |tb| syzygy_setting(&tb.tables))),
             ("evaluation", evaluation),
             ("engine", format!("Corvid {} ({})", env!("CARGO_PKG_VERSION"), crate::nnue::BUILD_COMMIT)),
             ("remake", remake),
@@ -349,10 +405,19 @@ pub fn prepare_resume(
         }
         return Err(format!("{shown} exists without a manifest: give another file"));
     };
+    // A manifest from before a setting existed made its file with the setting's default.
+    let recorded = |k: &str| {
+        manifest
+            .settings
+            .iter()
+            .find(|(mk, _)| mk == k)
+            .map(|(_, v)| v.as_str())
+            .or((k == "syzygy").then_some(NO_TABLES))
+    };
     let differ: Vec<String> = settings
         .iter()
         .filter(|(k, _)| k != "remake" && k != "engine")
-        .filter(|(k, v)| manifest.settings.iter().any(|(mk, mv)| mk == k && mv != v))
+        .filter(|(k, v)| recorded(k).is_some_and(|mv| mv != v))
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     if !differ.is_empty() {
@@ -507,6 +572,7 @@ mod tests {
             use_nnue: false,
             output,
             dfrc: false,
+            syzygy: None,
         }
     }
 
