@@ -4,10 +4,10 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::position::Position;
-use crate::search::{Job, Limits, Searcher, Silent};
+use crate::search::{Job, Limits, Moment, Searcher, Silent, Solo, Worker};
 
 /// The depth `bench` searches to when none is given.
 pub const DEFAULT_DEPTH: u32 = 13;
@@ -80,10 +80,14 @@ pub fn bench_with(
     use_nnue: bool,
     abort: &AtomicBool,
 ) -> Result<Option<(u64, Duration)>, String> {
+    // Without threads (WebAssembly in a browser) the same search runs on this thread.
+    if cfg!(target_family = "wasm") && threads == 1 {
+        return Ok(Some(bench_here(depth, hash_mb, use_nnue)?));
+    }
     let mut searcher = Searcher::with_hash(threads, hash_mb)?;
     searcher.configure(use_nnue, crate::nnue::embedded());
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
-    let start = Instant::now();
+    let start = Moment::now();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
@@ -94,6 +98,24 @@ pub fn bench_with(
         nodes += outcome.results[0].nodes;
     }
     Ok(Some((nodes, start.elapsed())))
+}
+
+/// [`bench_with`] with one thread, on the caller's own (the worker that datagen uses, for fronts
+/// that have no threads): the same table, the same worker kept from position to position, the
+/// same searches, so the same node count.
+pub fn bench_here(depth: u32, hash_mb: usize, use_nnue: bool) -> Result<(u64, Duration), String> {
+    let solo = Solo::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
+    let mut worker = Worker::new(0);
+    worker.use_nnue = use_nnue;
+    let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
+    let start = Moment::now();
+    let mut nodes = 0;
+    for fen in POSITIONS {
+        let pos = Position::from_fen(fen).expect("bench positions are valid");
+        solo.tt().new_search();
+        nodes += solo.search(&mut worker, &Job::new(pos, limits.clone())).nodes;
+    }
+    Ok((nodes, start.elapsed()))
 }
 
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
@@ -141,5 +163,17 @@ mod tests {
         keys.dedup();
         assert_eq!(keys.len(), POSITIONS.len());
         assert!(POSITIONS.len() >= 40);
+    }
+
+    #[test]
+    fn the_search_on_the_callers_thread_counts_the_pools_nodes() {
+        // What a front without threads runs (WebAssembly) is the same search as the pool's
+        // one thread: the same node count at every depth tried, with either evaluation.
+        let never = AtomicBool::new(false);
+        for (depth, use_nnue) in [(5, true), (7, true), (6, false)] {
+            let pool = bench_with(depth, 1, 16, use_nnue, &never).unwrap().unwrap().0;
+            let here = bench_here(depth, 16, use_nnue).unwrap().0;
+            assert_eq!(here, pool, "depth {depth}, network {use_nnue}");
+        }
     }
 }

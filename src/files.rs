@@ -155,9 +155,11 @@ impl Output {
     /// Flushes and renames the temporary file over the target.
     pub fn commit(mut self) -> Result<(), String> {
         let writer = self.writer.take().expect("committed once");
-        let file = writer.into_inner().map_err(|e| format!("{}: {}", self.shown, e.error()))?;
-        file.sync_all().map_err(|e| format!("{}: {e}", self.shown))?;
-        drop(file);
+        {
+            // Closed before the rename.
+            let file = writer.into_inner().map_err(|e| format!("{}: {}", self.shown, e.error()))?;
+            file.sync_all().map_err(|e| format!("{}: {e}", self.shown))?;
+        }
         std::fs::rename(&self.tmp, &self.target).map_err(|e| format!("{}: {e}", self.shown))
     }
 }

@@ -25,7 +25,9 @@ pub fn install(notice: &'static str) {
     windows::install();
 }
 
-/// The notice, if one is set.
+/// The notice, if one is set (read by the signal handlers; a system without them, such as
+/// WebAssembly, never reads it).
+#[cfg_attr(not(any(unix, windows)), allow(dead_code))]
 fn notice() -> Option<&'static [u8]> {
     let (text, len) = (NOTICE.load(Ordering::SeqCst), NOTICE_LEN.load(Ordering::SeqCst));
     // SAFETY: `text` and `len` describe a `&'static str` (set by `install`, the length stored last

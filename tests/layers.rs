@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["uci"],
     &["tools"],
     &["play"],
-    &["cli"],
+    &["cli", "web"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -227,6 +227,11 @@ impl Solo {
         Solo { tt: Arc::new(TranspositionTable::new(hash_mb)) }
     }
 
+    /// With a table of `hash_mb` MiB, or `None` where that cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Option<Solo> {
+        TranspositionTable::try_new(hash_mb).map(|tt| Solo { tt: Arc::new(tt) })
+    }
+
     /// The table, to age it (`new_search`) or read it.
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
