@@ -26,8 +26,8 @@ pub(super) fn json_string(text: &str) -> String {
 pub(super) const STORE: &str = "../shared/data/selfplay";
 
 /// What the record says of where a data file is kept: the store's folder for a file in it (a
-/// `selfplay` folder in `data` in `shared`, wherever the training machine mounts it), else
-/// self-play that lived on the training machine only. A training machine's own paths (a home
+/// `selfplay` folder in `data` in `shared`, wherever the training machine mounts it) or for a
+/// copy of one of its files, else self-play that lived on the training machine only. A training machine's own paths (a home
 /// folder, a mount point) mean nothing to a reader of the record, so none is written.
 pub(super) fn kept_at(path: &Path) -> &'static str {
     let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
@@ -35,8 +35,14 @@ pub(super) fn kept_at(path: &Path) -> &'static str {
         .parent()
         .map(|p| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
+    // A copy taken out of the store (its files are read after `xz -dc`, as its SOURCES.md
+    // says) is the store's file too: the store, seen from where the trainer runs (the
+    // checkout), holds it under that name, compressed or not.
+    let name = file_name(path);
+    let copied = [name.clone(), format!("{name}.xz")].iter().any(|n| Path::new(STORE).join(n).is_file());
     match folders.as_slice() {
         [.., a, b, c] if a == "shared" && b == "data" && c == "selfplay" => STORE,
+        _ if copied => STORE,
         _ => "local self-play, not kept",
     }
 }
