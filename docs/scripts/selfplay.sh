@@ -6,6 +6,8 @@
 # "tc=8+0.08" (anything that changes speed or the clock). SPRT=1 runs an SPRT (elo0=0 elo1=5,
 # normalized) that stops early instead of playing all the pairs. OPENINGS=8moves_v3 (a file of
 # ../shared/data/openings/, without .epd) plays balanced openings instead of UHO_4060_v4.
+# SRAND=N seeds the openings' order: a second run of the same pair needs another seed, or at fixed
+# nodes it replays the first run's games.
 set -euo pipefail
 NEW=$1; BASE=$2; PAIRS=$3; OUT=$4; LIMIT=${5:-nodes=25000}
 SHARED=$(cd "${SHARED:-../shared}" && pwd)
@@ -17,8 +19,9 @@ case $LIMIT in
   *) EACH=$LIMIT ;;
 esac
 SPRT_ARGS=()
+if [ -n "${SRAND:-}" ]; then SPRT_ARGS+=(-srand "$SRAND"); fi
 if [ "${SPRT:-0}" = 1 ]; then
-  SPRT_ARGS=(-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized)
+  SPRT_ARGS+=(-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized)
 fi
 "$SHARED/tools/fastchess/fastchess" \
   -engine cmd="$NEW" name=new \
