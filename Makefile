@@ -26,7 +26,7 @@ endif
 export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 export CORVID_PEXT = $(PEXT)
 
-.PHONY: all portable install clean release
+.PHONY: all portable install clean release web serve
 
 ifeq ($(TUNE),1)
 all:
@@ -50,6 +50,15 @@ portable:
 # needs.
 release:
 	bash .ci/release
+
+# The web page (issue 67) into web/dist/: the engine as WebAssembly and the page's files
+# (web/build.sh says what it needs and installs it). `make serve` serves it on 127.0.0.1:8000 with
+# the headers that give the engine shared memory (docs/web.md).
+web:
+	bash web/build.sh
+
+serve: web
+	python3 web/serve.py --port 8000 web/dist
 
 install: all
 	mkdir -p $(PREFIX)/bin

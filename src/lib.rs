@@ -24,6 +24,7 @@
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod clock;
 pub mod cpu;
 pub mod eval;
 pub mod files;

@@ -8,9 +8,9 @@
 //! reports per root move; roots can be split over threads, and deep counts can use a
 //! [`PerftHash`] shared by all threads (lock-free, see its notes).
 
+use crate::clock::Moment;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::Instant;
 
 use crate::position::Position;
 use crate::types::Move;
@@ -159,7 +159,7 @@ fn table(rows: &[(&str, &str, u32, u64)], threads: usize, out: &mut impl Write) 
     let never = AtomicBool::new(false);
     for &(name, fen, depth, expected) in rows {
         let pos = Position::from_fen(fen).map_err(|e| format!("{name}: {e}"))?;
-        let start = Instant::now();
+        let start = Moment::now();
         let counts = divide_until(&pos, depth, threads, None, &never).unwrap_or_default();
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         let leaves: u64 = counts.iter().map(|c| c.1).sum();
@@ -185,7 +185,7 @@ pub fn print_divide(
     stop: &AtomicBool,
     out: &mut impl Write,
 ) -> std::io::Result<Option<u64>> {
-    let start = Instant::now();
+    let start = Moment::now();
     let chess960 = pos.is_chess960();
     let Some(results) = divide_until(pos, depth, threads, hash, stop) else {
         writeln!(out, "info string perft stopped")?;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Layers, lowest first; modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    &["types", "rng", "memory", "files", "interrupt", "cpu"],
+    &["types", "rng", "memory", "files", "interrupt", "cpu", "clock"],
     &["tables", "zobrist", "weights", "movelist"],
     &["position"],
     &["perft", "book", "syzygy"],

@@ -312,7 +312,7 @@ impl Worker {
             self.flush_nodes();
             // The main thread's part: with helpers, `go nodes` counts every thread's nodes (one
             // thread counts exactly, above; here the main thread adds up all counters now and
-            // then); the GUI's `stop`; the hard time limit.
+            // then); the GUI's `stop` (or what a front polled for it hears); the hard time limit.
             let state = &mut self.state;
             if let Some(main) = &mut state.main {
                 let shared = &state.shared;
@@ -322,6 +322,14 @@ impl Worker {
                     && shared.total_nodes() >= state.node_limit
                 {
                     shared.stop.store(true, Ordering::Relaxed);
+                }
+                match super::poll_interrupt() {
+                    super::Interrupt::Nothing => {}
+                    super::Interrupt::Stop => {
+                        shared.pondering.store(false, Ordering::Release);
+                        shared.abort.store(true, Ordering::Release);
+                    }
+                    super::Interrupt::PonderHit => shared.pondering.store(false, Ordering::Release),
                 }
                 if shared.abort.load(Ordering::Relaxed) {
                     shared.stop.store(true, Ordering::Relaxed);

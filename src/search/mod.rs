@@ -299,6 +299,38 @@ impl Shared {
     }
 }
 
+/// What a front with no thread of its own to read its input on heard while a search ran on its
+/// thread (a browser's worker): the search polls [`set_interrupt_source`]'s source with its
+/// other checks, every thousand nodes or so, on the main thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Nothing that concerns the search.
+    Nothing,
+    /// End the search as the GUI's `stop` does (`stop`, `quit`, or a command that needs the
+    /// engine idle, such as `position`).
+    Stop,
+    /// `ponderhit`: a pondering search goes on as a normal one, its clock starting now.
+    PonderHit,
+}
+
+type InterruptSource = Box<dyn FnMut() -> Interrupt>;
+
+thread_local! {
+    static INTERRUPT: std::cell::RefCell<Option<InterruptSource>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `source` what searches running on this thread poll for the GUI's `stop` and
+/// `ponderhit` (`None`: nothing; the pool's threads are told through atomics instead). The
+/// source must not set another while it runs.
+pub fn set_interrupt_source(source: Option<InterruptSource>) {
+    INTERRUPT.with(|s| *s.borrow_mut() = source);
+}
+
+/// What this thread's interrupt source says now.
+fn poll_interrupt() -> Interrupt {
+    INTERRUPT.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.as_mut().map(|f| f())).unwrap_or(Interrupt::Nothing))
+}
+
 /// Whether `pos` is a draw by the fifty-move rule or insufficient material.
 pub fn is_material_or_fifty_draw(pos: &Position) -> bool {
     use crate::types::PieceType::*;

@@ -111,28 +111,75 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The pool: persistent threads with their workers, and the transposition table.
+/// The pool: persistent threads with their workers, and the transposition table. Or, where no
+/// thread can be started (a browser's WebAssembly), one worker searching on the caller's thread
+/// ([`Searcher::inline`]).
 pub struct Searcher {
     threads: Vec<PoolThread>,
     tt: Arc<TranspositionTable>,
     running: Option<Arc<Run>>,
     use_nnue: bool,
     network: Arc<Network>,
+    /// The caller's-thread worker of an inline searcher (then there are no threads).
+    inline: Option<Box<Worker>>,
+    /// An inline search that has ended but whose answer waits for `stop` or `ponderhit`.
+    pending: Mutex<Option<Pending>>,
+}
+
+/// An inline search over before its answer is due (`go infinite`, `go ponder`).
+struct Pending {
+    shared: Arc<Shared>,
+    wait_for_stop: bool,
+    results: Vec<SearchResult>,
+    multipv: usize,
+    started: Moment,
+    finish: Box<dyn FnOnce(&Outcome) + Send>,
+}
+
+impl Pending {
+    /// Whether the answer is due: `stop` came, or a pondering search that does not wait for
+    /// `stop` had its `ponderhit`.
+    fn due(&self) -> bool {
+        self.shared.abort.load(Ordering::Acquire)
+            || !(self.wait_for_stop || self.shared.pondering.load(Ordering::Acquire))
+    }
+
+    fn answer(self) {
+        let outcome = outcome(self.results, self.multipv, &self.shared, self.started);
+        (self.finish)(&outcome);
+    }
 }
 
 impl Searcher {
     /// A pool of `threads` threads (at least one) searching with `tt`. An error when not even
     /// one thread can be started.
     pub fn new(threads: usize, tt: TranspositionTable) -> Result<Searcher, String> {
-        let mut searcher = Searcher {
+        let mut searcher = Searcher::inline(tt);
+        searcher.inline = None;
+        searcher.set_threads(threads)?;
+        Ok(searcher)
+    }
+
+    /// A searcher without threads: each search runs on the caller's thread, inside
+    /// [`Searcher::start`], which returns once it is over (its answer given, unless it waits
+    /// for `stop` or `ponderhit`: then the call of [`Searcher::stop`] or
+    /// [`Searcher::ponderhit`] gives it). The search hears `stop` and `ponderhit` meanwhile
+    /// only through [`super::set_interrupt_source`]. One thread only.
+    pub fn inline(tt: TranspositionTable) -> Searcher {
+        Searcher {
             threads: Vec::new(),
             tt: Arc::new(tt),
             running: None,
             use_nnue: crate::nnue::ON_BY_DEFAULT,
             network: Arc::clone(crate::nnue::embedded()),
-        };
-        searcher.set_threads(threads)?;
-        Ok(searcher)
+            inline: Some(Box::new(Worker::new(0))),
+            pending: Mutex::new(None),
+        }
+    }
+
+    /// Whether this searcher searches on its caller's thread ([`Searcher::inline`]).
+    pub fn is_inline(&self) -> bool {
+        self.inline.is_some()
     }
 
     /// A pool of `threads` threads with a fresh table of `hash_mb` MiB.
@@ -143,7 +190,7 @@ impl Searcher {
 
     /// How many threads search.
     pub fn threads(&self) -> usize {
-        self.threads.len()
+        self.threads.len().max(usize::from(self.inline.is_some()))
     }
 
     /// Grows or shrinks the pool to `n` threads (at least one), after the running search ends.
@@ -152,6 +199,9 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.wait();
         let n = n.max(1);
+        if self.inline.is_some() {
+            return if n == 1 { Ok(()) } else { Err("this build searches on one thread only".to_string()) };
+        }
         while self.threads.len() > n {
             let t = self.threads.pop().expect("more than n");
             drop(t.tasks);
@@ -200,6 +250,9 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.clear_table();
         self.send_all(|| Task::Clear);
+        if let Some(worker) = &mut self.inline {
+            worker.clear();
+        }
     }
 
     /// Empties the table only (`Clear Hash`, a new strength).
@@ -221,6 +274,10 @@ impl Searcher {
         self.use_nnue = use_nnue;
         self.network = Arc::clone(network);
         self.send_all(|| Task::Configure { use_nnue, network: Arc::clone(network) });
+        if let Some(worker) = &mut self.inline {
+            worker.use_nnue = use_nnue;
+            worker.set_network(network);
+        }
     }
 
     fn send_all(&self, task: impl Fn() -> Task) {
@@ -236,6 +293,9 @@ impl Searcher {
         self.wait();
         self.wait_ready();
         self.tt.new_search();
+        if self.inline.is_some() {
+            return self.start_inline(job, reporter, finish);
+        }
         let helper_limits =
             Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
         let shared =
@@ -267,25 +327,47 @@ impl Searcher {
             run.shared.pondering.store(false, Ordering::Release);
             run.shared.abort.store(true, Ordering::Release);
         }
+        if let Some(pending) = &*lock(&self.pending) {
+            pending.shared.pondering.store(false, Ordering::Release);
+            pending.shared.abort.store(true, Ordering::Release);
+        }
     }
 
-    /// `ponderhit`: a pondering search goes on as a normal one, its clock starting now.
+    /// `ponderhit`: a pondering search goes on as a normal one, its clock starting now (an
+    /// inline search that is over gives its answer now, unless it waits for `stop`).
     pub fn ponderhit(&self) {
         if let Some(run) = &self.running {
             run.shared.pondering.store(false, Ordering::Release);
         }
+        if let Some(pending) = &*lock(&self.pending) {
+            pending.shared.pondering.store(false, Ordering::Release);
+        }
+        self.answer_if_due();
     }
 
     /// Whether a search was started and has not given its answer.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|run| !*lock(&run.answered))
+        self.running.as_ref().is_some_and(|run| !*lock(&run.answered)) || lock(&self.pending).is_some()
     }
 
     /// Waits for the running search to give its answer (its `finish` has run when this
-    /// returns). Helpers that were not scheduled in time may still be winding down.
+    /// returns). Helpers that were not scheduled in time may still be winding down. An inline
+    /// search waiting for `stop` that has not had it is left waiting (nothing else could send
+    /// it).
     pub fn wait_answered(&self) {
         if let Some(run) = &self.running {
             wait_flag(&run.answered, &run.answered_signal);
+        }
+        self.answer_if_due();
+    }
+
+    /// An inline search's answer, if it is due.
+    fn answer_if_due(&self) {
+        let mut pending = lock(&self.pending);
+        if pending.as_ref().is_some_and(Pending::due) {
+            let due = pending.take().expect("checked");
+            drop(pending);
+            due.answer();
         }
     }
 
@@ -295,10 +377,15 @@ impl Searcher {
         if let Some(run) = self.running.take() {
             wait_flag(&run.done.idle, &run.done.idle_signal);
         }
+        self.answer_if_due();
     }
 
     /// Waits at most `timeout` for the running search to end on every thread; true when it has.
     pub fn wait_for(&mut self, timeout: Duration) -> bool {
+        if self.inline.is_some() {
+            self.answer_if_due();
+            return lock(&self.pending).is_none();
+        }
         let Some(run) = &self.running else { return true };
         // A wait for other threads, in real time (the condition variable keeps its own deadline
         // through spurious wake-ups), apart from the search's clock.
@@ -323,6 +410,18 @@ impl Searcher {
     ) -> Outcome {
         let (info_tx, info_rx) = mpsc::channel::<Iteration>();
         let (end_tx, end_rx) = mpsc::channel::<Outcome>();
+        if self.inline.is_some() {
+            // The reports are passed on once the search is over (it ran on this thread).
+            let job = Job { wait_for_stop: false, ponder: false, ..job };
+            let send = move |outcome: &Outcome| {
+                let _ = end_tx.send(outcome.clone());
+            };
+            self.start(job, Box::new(Forward(info_tx)), Box::new(send));
+            for info in info_rx.try_iter() {
+                reporter.iteration(&info);
+            }
+            return end_rx.recv().expect("an inline search answers before it returns");
+        }
         self.start(
             job,
             Box::new(Forward(info_tx)),
@@ -347,6 +446,31 @@ impl Searcher {
             }
         }
         end_rx.recv().expect("a finished search sends its outcome")
+    }
+
+    /// [`Searcher::start`] on the caller's thread.
+    fn start_inline(&mut self, job: Job, reporter: Box<dyn Reporter + Send>, finish: Box<dyn FnOnce(&Outcome) + Send>) {
+        // A search still waiting for its `stop` answers now: one search at a time.
+        self.stop();
+        self.answer_if_due();
+        let started = Moment::now();
+        let shared =
+            Arc::new(Shared::new(Arc::clone(&self.tt), 1).with_syzygy(job.syzygy.clone()).pondering(job.ponder));
+        let worker = self.inline.as_mut().expect("an inline searcher");
+        let result = worker.search(&job, Arc::clone(&shared), reporter);
+        let pending = Pending {
+            shared,
+            wait_for_stop: job.wait_for_stop,
+            results: vec![result],
+            multipv: job.limits.multipv,
+            started,
+            finish,
+        };
+        if pending.due() {
+            pending.answer();
+        } else {
+            *lock(&self.pending) = Some(pending);
+        }
     }
 
     /// [`Searcher::search`] without reports or an outside stop.
@@ -477,19 +601,24 @@ fn main_search(worker: &mut Worker, run: &Run) {
     // A helper without a completed iteration has no vote.
     results.extend(helpers.iter().filter_map(|(r, _)| r.clone()));
     drop(helpers);
-    let outcome = Outcome {
+    let outcome = outcome(results, run.job.limits.multipv, shared, run.started);
+    finish(&outcome);
+    *lock(&run.answered) = true;
+    run.answered_signal.notify_all();
+}
+
+/// The outcome of a search from each thread's result (the main thread's first).
+fn outcome(results: Vec<SearchResult>, multipv: usize, shared: &Shared, started: Moment) -> Outcome {
+    Outcome {
         // With MultiPV the move played is the first of the lines shown, all the main thread's:
         // a vote could pick a helper's move that none of those lines starts with.
-        chosen: if run.job.limits.multipv > 1 { 0 } else { vote(&results) },
+        chosen: if multipv > 1 { 0 } else { vote(&results) },
         results,
         nodes: shared.total_nodes(),
         tbhits: shared.tbhits(),
         hashfull: shared.tt.hashfull(),
-        elapsed: run.started.elapsed(),
-    };
-    finish(&outcome);
-    *lock(&run.answered) = true;
-    run.answered_signal.notify_all();
+        elapsed: started.elapsed(),
+    }
 }
 
 #[cfg(test)]

@@ -45,6 +45,10 @@ impl Engine {
     /// Runs `job` (`go perft`, `bench`) on a thread of its own, which `stop` and `quit` end
     /// through the flag it is given.
     pub(super) fn spawn_task(&mut self, name: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
+        // An engine without threads runs it here, to its end.
+        if self.searcher.is_inline() {
+            return job(&AtomicBool::new(false));
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let spawned = std::thread::Builder::new().name(name.into()).stack_size(16 << 20).spawn(move || job(&flag));

@@ -17,6 +17,7 @@
 //! each runs to its end before the next (a search waiting for `stop` aside).
 
 pub mod command;
+mod inline;
 mod job;
 pub mod options;
 mod report;
@@ -34,6 +35,7 @@ use crate::search::Searcher;
 use crate::tt::TranspositionTable;
 use crate::types::Color;
 use command::{Command, Start};
+pub use inline::InlineEngine;
 use options::{Change, Options};
 use report::say;
 
@@ -168,11 +170,26 @@ impl Input {
 impl Default for Engine {
     fn default() -> Engine {
         let options = Options::default();
+        let searcher = Searcher::new(options.threads, TranspositionTable::new(options.hash_mb))
+            .expect("the process can start one search thread");
+        Engine::with_searcher(options, searcher)
+    }
+}
+
+impl Engine {
+    /// An engine that searches on the thread that hands it its lines ([`Searcher::inline`]),
+    /// starting no thread at all: [`InlineEngine`] drives it.
+    fn single_threaded() -> Engine {
+        let options = Options::default();
+        let searcher = Searcher::inline(TranspositionTable::new(options.hash_mb));
+        Engine::with_searcher(options, searcher)
+    }
+
+    fn with_searcher(options: Options, searcher: Searcher) -> Engine {
         Engine {
             position: Position::startpos(),
             history: Vec::new(),
-            searcher: Searcher::new(options.threads, TranspositionTable::new(options.hash_mb))
-                .expect("the process can start one search thread"),
+            searcher,
             network: Arc::clone(crate::nnue::embedded()),
             book: None,
             book_rng: crate::rng::Rng::new(clock_seed()),
@@ -224,6 +241,12 @@ impl Engine {
         self.stop_all();
     }
 
+    /// Handles one line, read by the caller (an engine searching on its thread: nothing more is
+    /// read here).
+    fn handle_line(&mut self, line: &str) -> Flow {
+        self.handle(line, &mut Input::from_lines(&[]), false)
+    }
+
     /// Runs `lines` as a script: each command to its end before the next (a search that waits
     /// for `stop` aside), then `quit`.
     pub fn run_script(&mut self, lines: &[String]) {
@@ -240,6 +263,11 @@ impl Engine {
                 say(&format!("id name {}", id_name()));
                 say("id author the Corvid developers");
                 for option in self.options.declarations() {
+                    // An engine without threads offers the one it searches on.
+                    if self.searcher.is_inline() && option.starts_with("option name Threads ") {
+                        say("option name Threads type spin default 1 min 1 max 1");
+                        continue;
+                    }
                     say(&option);
                 }
                 say("uciok");
@@ -348,7 +376,7 @@ impl Engine {
             }
             Command::Help => say(help().trim_end()),
             Command::Invalid(why) => say(&format!("info string error: {why}")),
-            Command::Unknown(text) => eprintln!("unknown command: {text}"),
+            Command::Unknown(text) => report::complain(&format!("unknown command: {text}")),
             Command::Empty => {}
         }
         Flow::Continue
@@ -477,6 +505,19 @@ pub fn errors_reported() -> usize {
 }
 
 /// A seed from the clock, for what should differ from one run to the next.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1
+}
+
+/// A bare WebAssembly build has no time of day (`SystemTime::now` panics there): the seed comes
+/// from the front's clock (a browser's `performance.now()`, microseconds since the page opened)
+/// and the address of a fresh allocation.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+fn clock_seed() -> u64 {
+    let nanos = crate::clock::Moment::now().duration_since(crate::clock::Moment::default()).as_nanos() as u64;
+    let place = Box::into_raw(Box::new(0u8)) as u64;
+    // SAFETY: the pointer was just made by `Box::into_raw` and is given back once.
+    drop(unsafe { Box::from_raw(place as *mut u8) });
+    crate::rng::Rng::new(nanos ^ place.rotate_left(32)).next_u64() | 1
 }

@@ -8,14 +8,49 @@ use crate::search::{Iteration, ReportedScore, Reporter, ScoreBound};
 use crate::types::Move;
 
 /// Writes one line to standard output and flushes it (lines from the search thread and the loop
-/// never interleave: `println!` holds the stdout lock for the whole line).
+/// never interleave: `println!` holds the stdout lock for the whole line), or to this thread's
+/// output ([`set_output`]) where one is set.
 pub fn say(line: &str) {
     if line.starts_with("info string error") {
         ERRORS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
+    if written_to_output(line) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// Writes a complaint about the input that is no protocol line (an unknown command) to
+/// standard error, or to this thread's output where one is set (a browser's worker has no
+/// standard error: its user should see it all the same).
+pub fn complain(line: &str) {
+    if !written_to_output(line) {
+        eprintln!("{line}");
+    }
+}
+
+type Output = Box<dyn FnMut(&str)>;
+
+thread_local! {
+    static OUTPUT: std::cell::RefCell<Option<Output>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `output` take every line the engine writes on this thread (`None`: standard output
+/// again). A front without standard output sets it (a browser's worker posts each line to its
+/// page); an engine that searches on this thread ([`super::InlineEngine`]) then writes all of
+/// its lines here.
+pub fn set_output(output: Option<Output>) {
+    OUTPUT.with(|o| *o.borrow_mut() = output);
+}
+
+/// Gives `line` to this thread's output, if it has one.
+fn written_to_output(line: &str) -> bool {
+    OUTPUT.with(|o| match o.try_borrow_mut() {
+        Ok(mut o) => o.as_mut().map(|write| write(line)).is_some(),
+        Err(_) => false,
+    })
 }
 
 /// How many errors this process has reported (`info string error: ...`): commands given on the

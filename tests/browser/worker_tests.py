@@ -1,0 +1,184 @@
+"""The UCI worker in headless Chromium, in each of its modes: every check a GUI relies on,
+line by line with the pauses a GUI leaves. Each check is a function taking the worker."""
+
+import random
+
+import chess
+
+from harness import Worker
+
+
+def bestmoves(lines):
+    return [line for line in lines if line.startswith("bestmove")]
+
+
+def is_best(line):
+    return line.startswith("bestmove")
+
+
+def legal(line, board):
+    move = line.split()[1]
+    assert chess.Move.from_uci(move) in board.legal_moves, f"{line} is not legal in {board.fen()}"
+
+
+def uci_and_isready(w):
+    w.send("uci")
+    lines = w.wait_for(lambda l: l == "uciok", 20, "uciok")
+    assert any(l.startswith("id name Corvid") for l in lines), lines
+    assert any(l.startswith("option name Hash") for l in lines), lines
+    w.send("isready")
+    w.wait_for(lambda l: l == "readyok", 10, "readyok")
+
+
+def go_depth_answers_once_with_a_legal_move(w):
+    board = chess.Board()
+    for m in ["e2e4", "e7e5", "g1f3"]:
+        board.push_uci(m)
+    w.send("position startpos moves e2e4 e7e5 g1f3")
+    w.send("go depth 8")
+    lines = w.wait_for(is_best, 30, "bestmove")
+    assert any(l.startswith("info depth 8 ") for l in lines), lines[-5:]
+    legal(lines[-1], board)
+    assert not bestmoves(w.quiet_for(0.3)), "a second bestmove"
+
+
+def go_infinite_waits_for_stop_and_isready_is_answered_meanwhile(w):
+    w.send("position startpos")
+    w.send("go infinite")
+    lines = w.quiet_for(1.5)
+    assert not bestmoves(lines), "bestmove before stop"
+    assert any(l.startswith("info depth") for l in lines), "the search reports"
+    w.send("isready")
+    lines = w.wait_for(lambda l: l == "readyok", 1, "readyok during the search")
+    assert not bestmoves(lines), lines
+    w.send("stop")
+    lines = w.wait_for(is_best, 2, "bestmove after stop")
+    legal(lines[-1], chess.Board())
+    assert not bestmoves(w.quiet_for(0.3)), "a second bestmove"
+
+
+def fast_switching_answers_every_go(w):
+    """A GUI skipping through a game: `stop`, `position`, `go infinite` several times a second
+    without waiting for `bestmove`; every `go` gets exactly one legal answer, in order."""
+    rng = random.Random(67)
+    board = chess.Board()
+    boards = []
+    got = []
+    for _ in range(6):
+        for _ in range(2):
+            board.push(rng.choice(list(board.legal_moves)))
+        moves = " ".join(m.uci() for m in board.move_stack)
+        w.send("stop")
+        w.send(f"position startpos moves {moves}")
+        w.send("go infinite")
+        boards.append(board.copy())
+        got += bestmoves(w.quiet_for(0.15))
+    w.send("stop")
+    while len(got) < len(boards):
+        got += bestmoves(w.wait_for(is_best, 5, f"bestmove {len(got) + 1} of {len(boards)}"))
+    for line, b in zip(got, boards):
+        legal(line, b)
+    assert not bestmoves(w.quiet_for(0.5)), "more answers than searches"
+
+
+def go_right_after_bestmove(w):
+    w.send("position startpos")
+    for _ in range(5):
+        w.send("go depth 4")
+        w.wait_for(is_best, 10, "bestmove")
+    w.send("isready")
+    w.wait_for(lambda l: l == "readyok", 5, "readyok")
+
+
+def ponderhit_puts_the_search_on_the_clock(w):
+    board = chess.Board()
+    board.push_uci("e2e4")
+    w.send("position startpos moves e2e4")
+    w.send("go ponder wtime 3000 btime 3000")
+    assert not bestmoves(w.quiet_for(1.0)), "bestmove while pondering"
+    w.send("ponderhit")
+    lines = w.wait_for(is_best, 4, "bestmove after ponderhit")
+    legal(lines[-1], board)
+
+
+def a_command_during_a_search_stops_it_and_then_runs(w):
+    w.send("position startpos")
+    w.send("go infinite")
+    w.quiet_for(0.5)
+    w.send("setoption name MultiPV value 3")
+    lines = w.wait_for(is_best, 3, "bestmove for the search the option stopped")
+    legal(lines[-1], chess.Board())
+    w.send("go depth 6")
+    lines = w.wait_for(is_best, 30, "bestmove")
+    assert any(" multipv 3 " in l for l in lines), "the option was applied"
+    w.send("setoption name MultiPV value 1")
+
+
+def no_legal_move_is_answered(w):
+    w.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    w.send("go depth 5")
+    lines = w.wait_for(is_best, 5, "bestmove in stalemate")
+    assert lines[-1] == "bestmove 0000", lines
+    w.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    w.send("go infinite")
+    assert not bestmoves(w.quiet_for(0.5)), "bestmove before stop"
+    w.send("stop")
+    lines = w.wait_for(is_best, 2, "bestmove when mated")
+    assert lines[-1] == "bestmove 0000", lines
+
+
+def bad_input_gets_an_error_and_the_worker_goes_on(w):
+    w.send("position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1")
+    lines = w.wait_for(lambda l: "error" in l, 5, "an error for a broken FEN")
+    assert "bad FEN" in lines[-1], lines
+    w.send("frobnicate the queen")
+    lines = w.wait_for(lambda l: "unknown command" in l, 5, "an error for an unknown command")
+    w.send("position startpos moves e2e4 e7e5 e1e8")
+    w.wait_for(lambda l: "error" in l, 5, "an error for an illegal move")
+    w.send("setoption name Hash value banana")
+    w.wait_for(lambda l: "error" in l, 5, "an error for a nonsense value")
+    w.send("go depth 5")
+    lines = w.wait_for(is_best, 10, "bestmove after bad input")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    legal(lines[-1], board)
+
+
+def bench_gives_the_native_signature(w, signature):
+    w.send("bench")
+    lines = w.wait_for(lambda l: l.endswith(" nps"), 120, "the bench total")
+    nodes, nps = int(lines[-1].split()[0]), int(lines[-1].split()[2])
+    assert nodes == signature, f"{nodes} nodes in the browser, {signature} native"
+    return nps
+
+
+CHECKS = [
+    uci_and_isready,
+    go_depth_answers_once_with_a_legal_move,
+    go_infinite_waits_for_stop_and_isready_is_answered_meanwhile,
+    fast_switching_answers_every_go,
+    go_right_after_bestmove,
+    ponderhit_puts_the_search_on_the_clock,
+    a_command_during_a_search_stops_it_and_then_runs,
+    no_legal_move_is_answered,
+    bad_input_gets_an_error_and_the_worker_goes_on,
+]
+
+
+def run_all(driver, url, query, expect_isolated, log):
+    """Every check on a fresh worker of the page at `url`; a list of failures."""
+    driver.get(url)
+    isolated = driver.execute_script("return self.crossOriginIsolated === true")
+    assert isolated == expect_isolated, f"crossOriginIsolated {isolated} at {url}"
+    w = Worker(driver, query)
+    failures = []
+    for check in CHECKS:
+        try:
+            check(w)
+            log(f"  ok   {check.__name__}")
+        except AssertionError as e:
+            failures.append(f"{check.__name__}: {e}")
+            log(f"  FAIL {check.__name__}: {e}")
+            w.new_lines()
+    return failures, w

@@ -1,0 +1,302 @@
+// Corvid as a Web Worker speaking UCI: post it UCI lines, get back every line the engine
+// writes, as a GUI reads them from a native engine (the interface of the Stockfish WebAssembly
+// workers, so a web GUI written for them drives Corvid too):
+//
+//   const engine = new Worker("corvid-worker.js");
+//   engine.onmessage = (e) => console.log(e.data);   // "uciok", "info depth 12 ...", "bestmove e2e4"
+//   engine.postMessage("uci");
+//   engine.postMessage("position startpos moves e2e4");
+//   engine.postMessage("go movetime 1000");
+//
+// This worker never searches: it keeps the engine in a worker of its own (corvid-engine.js, the
+// same folder, with corvid.wasm) and stays free to hear the page. Two modes (docs/web.md):
+//
+// - "shared", when the page is cross-origin isolated (served with COOP/COEP): every line goes
+//   through a ring in a SharedArrayBuffer that the search reads as it runs. `stop`, `ponderhit`,
+//   `isready`, `position` during a search behave as in the native engine; the engine keeps its
+//   hash table and histories from search to search.
+// - "messages", the fallback on any static host: lines go by postMessage, one at a time, and a
+//   running search cannot hear them. This worker covers the gap: it answers `isready` itself
+//   during a search; on `stop`, `quit` or a command that needs the engine idle it ends the
+//   search by replacing the engine's worker (the module is compiled once) and answers its
+//   `bestmove` with the first move of the last principal variation the search reported (or, if
+//   it reported none, of a one-ply search in the new worker); on `ponderhit` the new worker
+//   searches the same `go` without `ponder`. The hash table and histories are lost each time.
+//
+// `new Worker("corvid-worker.js?mode=messages")` forces the fallback (for tests).
+"use strict";
+
+const here = self.location.href;
+const forced = new URL(here).searchParams.get("mode");
+const canShare = typeof SharedArrayBuffer === "function" && self.crossOriginIsolated === true;
+const mode = forced === "messages" || !canShare ? "messages" : "shared";
+const wasmUrl = new URL("corvid.wasm", here).href;
+const engineUrl = new URL("corvid-engine.js", here).href;
+
+// Compiled once, handed to every engine worker this worker starts. A server that does not send
+// wasm as application/wasm defeats streaming compilation, not compilation.
+const compiled = WebAssembly.compileStreaming(fetch(wasmUrl)).catch(() =>
+  fetch(wasmUrl)
+    .then((r) => {
+      if (!r.ok) throw new Error(`${wasmUrl}: HTTP ${r.status}`);
+      return r.arrayBuffer();
+    })
+    .then((bytes) => WebAssembly.compile(bytes))
+);
+
+// The commands that need the engine idle: the native engine stops a running search for them.
+const NEEDS_IDLE = new Set(["setoption", "ucinewgame", "position", "go", "bench", "genfens"]);
+
+function words(line) {
+  return line.trim().split(/\s+/).filter(Boolean);
+}
+
+// A `go` that searches (not `go perft`).
+function isSearch(line) {
+  const w = words(line);
+  return w[0] === "go" && w[1] !== "perft";
+}
+
+let inner = null;
+let ready = false;
+
+// Every `go` not yet answered, oldest first: {line, pv, synthetic}.
+const searches = [];
+// What the engine has been told, to tell a new engine worker: each option's last `setoption`,
+// the last `position`.
+const options = new Map();
+let position = null;
+
+function remember(line) {
+  const w = words(line);
+  if (w[0] === "setoption") {
+    const at = w.indexOf("value");
+    const name = w.slice(2, at < 0 ? w.length : at).join(" ").toLowerCase();
+    if (name !== "clear hash") options.set(name, line);
+  } else if (w[0] === "position") {
+    position = line;
+  } else if (w[0] === "ucinewgame") {
+    position = null;
+  }
+}
+
+function replayLines() {
+  return [...options.values(), ...(position ? [position] : [])];
+}
+
+// The first move (and the reply) of an `info` line's best line, or null.
+function pvOf(line) {
+  const w = words(line);
+  const multipv = w.indexOf("multipv");
+  if (multipv >= 0 && w[multipv + 1] !== "1") return null;
+  const at = w.indexOf("pv");
+  return at >= 0 && w.length > at + 1 ? w.slice(at + 1) : null;
+}
+
+// A line the engine wrote.
+function fromEngine(line) {
+  const head = searches[0];
+  if (line.startsWith("bestmove")) {
+    searches.shift();
+  } else if (head && line.startsWith("info")) {
+    if (head.synthetic) return; // the one-ply search that stands in for a killed one
+    const pv = pvOf(line);
+    if (pv) head.pv = pv;
+  }
+  postMessage(line);
+}
+
+// The answer of a search whose engine worker was replaced: its last best line's first move; with
+// none, the new worker searches one ply (its info hidden) and its `bestmove` is the answer.
+// Returns the line to run first in the new worker, if any.
+function answerKilled(search) {
+  if (search.pv) {
+    const [best, ponder] = search.pv;
+    postMessage(ponder ? `bestmove ${best} ponder ${ponder}` : `bestmove ${best}`);
+    return null;
+  }
+  searches.unshift({ line: "go depth 1", pv: null, synthetic: true });
+  return "go depth 1";
+}
+
+function startEngine(onReady) {
+  ready = false;
+  inner = new Worker(engineUrl);
+  inner.onmessage = (e) => {
+    const data = e.data;
+    if (typeof data === "string") return fromEngine(data);
+    if (data.ready) {
+      ready = true;
+      onReady();
+    } else if (data.done !== undefined) {
+      done();
+    } else if (data.quit) {
+      inner = null;
+      close();
+    }
+  };
+  inner.onerror = (e) => {
+    e.preventDefault();
+    postMessage(`info string error: the engine failed (${e.message || "unknown error"}); restarted`);
+    crashed();
+  };
+  compiled.then(
+    (module) => inner.postMessage({ module, shared: mode === "shared" ? ring.buffer : null }),
+    (why) => postMessage(`info string error: cannot load ${wasmUrl}: ${why}`)
+  );
+}
+
+// ---------------------------------------------------------------- "shared" mode
+
+// The ring (the layout is corvid-engine.js's): two 32-bit counters, then records of a length
+// and the line's bytes, padded to 4. Room for lines of up to half a megabyte.
+const RING_BYTES = 1 << 20;
+const encoder = new TextEncoder();
+let ring = null;
+const unsent = []; // lines waiting for room in the ring
+
+function newRing() {
+  const buffer = new SharedArrayBuffer(8 + RING_BYTES);
+  ring = { buffer, head: new Int32Array(buffer, 0, 2), bytes: new Uint8Array(buffer, 8) };
+}
+
+function ringWrite(line) {
+  const bytes = encoder.encode(line);
+  const size = 4 + ((bytes.length + 3) & ~3);
+  if (size > RING_BYTES / 2) {
+    postMessage(`info string error: a line of ${bytes.length} bytes is too long; ignored`);
+    return true;
+  }
+  const written = Atomics.load(ring.head, 0) >>> 0;
+  const read = Atomics.load(ring.head, 1) >>> 0;
+  if (((written - read) >>> 0) + size > RING_BYTES) return false;
+  const put = (at, byte) => {
+    ring.bytes[(at >>> 0) % RING_BYTES] = byte;
+  };
+  for (let i = 0, n = bytes.length; i < 4; i++, n = Math.floor(n / 256)) put(written + i, n % 256);
+  for (let i = 0; i < bytes.length; i++) put(written + 4 + i, bytes[i]);
+  Atomics.store(ring.head, 0, (written + size) | 0);
+  Atomics.notify(ring.head, 0);
+  return true;
+}
+
+function sendShared(line) {
+  if (unsent.length || !ringWrite(line)) {
+    unsent.push(line);
+    if (unsent.length === 1) setTimeout(drainUnsent, 1);
+  }
+}
+
+function drainUnsent() {
+  while (unsent.length && ringWrite(unsent[0])) unsent.shift();
+  if (unsent.length) setTimeout(drainUnsent, 1);
+}
+
+// ---------------------------------------------------------------- "messages" mode
+
+let current = null; // the line the engine worker is handling
+const waiting = []; // lines for it, in order
+let seq = 0;
+
+function dispatchNext() {
+  if (!ready || current !== null || !waiting.length) return;
+  let line = waiting.shift();
+  if (isSearch(line)) {
+    // Lines behind a search that it could not hear once started: a `stop`, `quit` or a
+    // command that needs the engine idle ends it at once (as the native engine does with a
+    // search that was held behind work), a `ponderhit` puts it on the clock.
+    const behind = waiting.map((l) => words(l)[0]);
+    if (behind.some((c) => c === "stop" || c === "quit" || NEEDS_IDLE.has(c))) {
+      line = "go depth 1";
+    } else if (behind.includes("ponderhit")) {
+      line = line.replace(/(^|\s)ponder(?=\s|$)/, " ");
+    }
+  }
+  current = line;
+  inner.postMessage({ seq: ++seq, line });
+}
+
+function done() {
+  remember(current);
+  current = null;
+  dispatchNext();
+}
+
+// The engine worker is replaced, ending the search it runs (`trigger`: the command that ended
+// it). The new worker is told the options and position, then what was waiting.
+function replaceEngine(trigger) {
+  const search = searches.shift();
+  inner.terminate();
+  current = null;
+  const first = [...replayLines()];
+  if (trigger === "ponderhit") {
+    searches.unshift(search);
+    first.push(search.line.replace(/(^|\s)ponder(?=\s|$)/, " "));
+  } else {
+    const stand = answerKilled(search);
+    if (stand) first.push(stand);
+  }
+  waiting.unshift(...first);
+  startEngine(dispatchNext);
+}
+
+function receiveMessages(line) {
+  const command = words(line)[0];
+  const deaf = current !== null && isSearch(current);
+  if (deaf && command === "isready" && !waiting.length) {
+    postMessage("readyok");
+    return;
+  }
+  if (deaf && (command === "stop" || command === "quit" || command === "ponderhit" || NEEDS_IDLE.has(command))) {
+    replaceEngine(command);
+    if (command === "stop" || command === "ponderhit") return;
+  }
+  waiting.push(line);
+  dispatchNext();
+}
+
+// ---------------------------------------------------------------- both
+
+function crashed() {
+  if (inner) inner.terminate();
+  if (mode === "messages") {
+    const line = current;
+    current = null;
+    if (line !== null && isSearch(line)) {
+      const search = searches.shift();
+      const stand = answerKilled(search);
+      waiting.unshift(...replayLines(), ...(stand ? [stand] : []));
+    } else {
+      waiting.unshift(...replayLines());
+    }
+    startEngine(dispatchNext);
+    return;
+  }
+  // The lines in the old ring are dropped; every open search is answered by a one-ply search.
+  const open = searches.splice(0).filter((s) => !s.synthetic);
+  newRing();
+  unsent.length = 0;
+  startEngine(() => {});
+  for (const line of replayLines()) sendShared(line);
+  for (const search of open) {
+    const stand = answerKilled(search);
+    if (stand) sendShared(stand);
+  }
+}
+
+function receive(line) {
+  if (isSearch(line)) searches.push({ line, pv: null, synthetic: false });
+  if (mode === "shared") {
+    remember(line);
+    sendShared(line);
+  } else {
+    receiveMessages(line);
+  }
+}
+
+if (mode === "shared") newRing();
+startEngine(dispatchNext);
+
+onmessage = (e) => {
+  for (const line of String(e.data).split(/\r?\n/)) receive(line);
+};
