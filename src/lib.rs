@@ -44,7 +44,6 @@ pub mod tools;
 pub mod tt;
 pub mod types;
 pub mod uci;
-#[cfg(target_family = "wasm")]
 pub mod web;
 pub mod weights;
 pub mod zobrist;

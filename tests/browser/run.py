@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import harness
+import page_tests
 import worker_tests
 
 
@@ -46,6 +47,10 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
+        for name, url in [("page (isolated)", isolated_url), ("page (plain static host)", plain_url)]:
+            log(name)
+            found = page_tests.run_all(driver, url, log)
+            failures += [f"{name}: {f}" for f in found]
     finally:
         driver.quit()
         isolated.shutdown()

@@ -1,0 +1,199 @@
+"""The page in headless Chromium, as a person uses it: squares clicked, controls set, the PGN
+read back. Element ids and `data-square` attributes are the page's documented test surface
+(docs/web.md)."""
+
+import io
+import random
+import time
+
+import chess
+import chess.pgn
+from selenium.webdriver.support.ui import Select
+
+import harness
+
+
+def click(driver, square):
+    driver.find_element("css selector", f'[data-square="{square}"]').click()
+
+
+def text(driver, id_):
+    return driver.execute_script("return document.getElementById(arguments[0]).textContent", id_)
+
+
+def pgn_game(driver):
+    game = chess.pgn.read_game(io.StringIO(text(driver, "pgn")))
+    assert game is not None, text(driver, "pgn")
+    assert not game.errors, game.errors
+    return game
+
+
+def board_of(driver):
+    """The position the page's PGN replays to."""
+    return pgn_game(driver).end().board()
+
+
+def wait(test, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"no {what} within {timeout} s")
+
+
+def page_fen(driver):
+    return driver.execute_script("return game.state.fen")
+
+
+def new_game(driver, colour="white", level="1800", tc="300+3"):
+    Select(driver.find_element("id", "colour")).select_by_value(colour)
+    Select(driver.find_element("id", "level")).select_by_value(level)
+    Select(driver.find_element("id", "tc")).select_by_value(tc)
+    driver.find_element("id", "new-game").click()
+
+
+def loads_without_errors_and_starts_a_game_with_white_to_move(driver):
+    wait(lambda: driver.execute_script("return Engine.ready"), 20, "the engine ready")
+    assert text(driver, "turn") == "white", text(driver, "turn")
+    assert text(driver, "result") == "*"
+    assert len(driver.find_elements("css selector", "[data-square]")) == 64
+    errors = harness.console_errors(driver)
+    assert not errors, errors
+
+
+def a_click_move_is_answered_with_a_legal_move(driver):
+    new_game(driver)
+    click(driver, "e2")
+    click(driver, "e4")
+    assert "1. e4" in text(driver, "pgn"), text(driver, "pgn")
+    wait(lambda: text(driver, "turn") == "white", 30, "Corvid's answer")
+    board = board_of(driver)
+    assert len(board.move_stack) == 2, text(driver, "pgn")
+    assert board.fen() == page_fen(driver)
+
+
+def an_illegal_move_changes_nothing(driver):
+    before = (text(driver, "pgn"), page_fen(driver))
+    click(driver, "d2")
+    click(driver, "d5")  # a pawn cannot go three squares
+    click(driver, "e1")
+    click(driver, "e3")  # nor a king two
+    click(driver, "a8")  # nor may White pick up Black's rook
+    time.sleep(0.3)
+    assert (text(driver, "pgn"), page_fen(driver)) == before
+
+
+def undo_takes_back_the_persons_move_and_the_answer(driver):
+    click(driver, "d2")
+    click(driver, "d4")
+    wait(lambda: len(board_of(driver).move_stack) == 4, 30, "Corvid's answer")
+    driver.find_element("id", "undo").click()
+    assert len(board_of(driver).move_stack) == 2, text(driver, "pgn")
+    assert text(driver, "turn") == "white"
+
+
+def a_typed_move_is_played(driver):
+    new_game(driver)
+    box = driver.find_element("id", "move-input")
+    box.send_keys("Nf3\n")
+    assert "1. Nf3" in text(driver, "pgn"), text(driver, "pgn")
+    box.send_keys("Ke8\n")  # not a legal move: refused
+    wait(lambda: text(driver, "turn") == "white", 30, "Corvid's answer")
+
+
+def promotion_asks_which_piece(driver):
+    driver.find_element("css selector", ".pgn-box summary").click()
+    driver.find_element("id", "import-text").send_keys("8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    driver.find_element("id", "import").click()
+    click(driver, "a7")
+    click(driver, "a8")
+    dialog = driver.find_element("id", "promotion")
+    assert dialog.is_displayed()
+    dialog.find_element("css selector", '[data-piece="n"]').click()
+    assert "a8=N" in text(driver, "pgn"), text(driver, "pgn")
+
+
+def a_whole_game_ends_and_its_pgn_replays(driver):
+    """Random moves for the person against full strength on a one-minute clock: Corvid mates (or
+    the rules end it) well before the clocks would."""
+    new_game(driver, "white", "full", "60+0")
+    rng = random.Random(67)
+    deadline = time.monotonic() + 240
+    while text(driver, "result") == "*":
+        assert time.monotonic() < deadline, "the game did not end"
+        if text(driver, "turn") == "white" and text(driver, "result") == "*":
+            legal = driver.execute_script("return game.state.legal")
+            if legal:
+                move = rng.choice(legal)
+                click(driver, move[:2])
+                click(driver, move[2:4])
+                if len(move) == 5:
+                    driver.find_element("css selector", '#promotion [data-piece="q"]').click()
+        time.sleep(0.1)
+    game = pgn_game(driver)
+    board = game.end().board()
+    assert game.headers["Result"] == text(driver, "result") != "*"
+    assert board.fen() == page_fen(driver), "the PGN replays to the page's position"
+    if board.is_checkmate():
+        assert text(driver, "result") == ("0-1" if board.turn == chess.WHITE else "1-0")
+    return game.headers["Result"], len(board.move_stack)
+
+
+def analysis_deepens_and_stops_on_the_button(driver):
+    driver.find_element("id", "analyse").click()
+    depth = lambda: int(text(driver, "depth")) if text(driver, "depth").isdigit() else 0  # noqa: E731
+    wait(lambda: depth() >= 8, 30, "analysis to depth 8")
+    first = depth()
+    wait(lambda: depth() > first, 30, "a deeper analysis")
+    assert text(driver, "eval") not in ("", "–")
+    assert len(driver.find_elements("css selector", "#lines li")) >= 2, "MultiPV lines"
+    toggle = driver.find_element("id", "analysis-toggle")
+    toggle.click()
+    time.sleep(0.5)
+    stopped = depth()
+    time.sleep(1.5)
+    assert depth() == stopped, "the analysis went on after Stop"
+    assert not driver.execute_script("return Engine.open.some((s) => !s.stale)")
+    driver.find_element("id", "analyse").click()
+
+
+CHECKS = [
+    a_click_move_is_answered_with_a_legal_move,
+    an_illegal_move_changes_nothing,
+    undo_takes_back_the_persons_move_and_the_answer,
+    a_typed_move_is_played,
+    analysis_deepens_and_stops_on_the_button,
+    promotion_asks_which_piece,
+    a_whole_game_ends_and_its_pgn_replays,
+]
+
+
+def run_all(driver, url, log):
+    failures = []
+    started = time.monotonic()
+    driver.get(url)
+    # From opening the page to Corvid's first move, with what a fresh page offers: the person
+    # plays 1. e4 as soon as the board is there.
+    wait(lambda: driver.execute_script("return !!(game.state && document.querySelector('[data-square=e2] .piece'))"), 30, "the board")
+    try:
+        loads_without_errors_and_starts_a_game_with_white_to_move(driver)
+        log("  ok   loads_without_errors_and_starts_a_game_with_white_to_move")
+    except AssertionError as e:
+        failures.append(f"loads_without_errors_and_starts_a_game_with_white_to_move: {e}")
+        log(f"  FAIL loads_without_errors_and_starts_a_game_with_white_to_move: {e}")
+    click(driver, "e2")
+    click(driver, "e4")
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's first move")
+    first = time.monotonic() - started
+    ready = driver.execute_script("return Engine.readyAt") / 1000
+    log(f"  ok   opening the page to Corvid's first move: {first:.2f} s (engine ready {ready:.2f} s after the page began loading)")
+    for check in CHECKS:
+        try:
+            found = check(driver)
+            log(f"  ok   {check.__name__}{f': {found}' if found else ''}")
+        except AssertionError as e:
+            failures.append(f"{check.__name__}: {e}")
+            log(f"  FAIL {check.__name__}: {e}")
+    return failures

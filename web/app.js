@@ -1,0 +1,784 @@
+// Corvid's page: a game against the engine, or analysis. The rules (legal moves, SAN, endings,
+// PGN) come from Corvid itself: the page runs its own instance of corvid.wasm for them (the
+// `corvid_describe`, `corvid_pgn` and `corvid_import` exports); the engine plays and analyses
+// in corvid-worker.js, spoken to in UCI. Nothing is fetched from anywhere but this folder.
+"use strict";
+
+const FILES = "abcdefgh";
+const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const TEXT = "\uFE0E"; // the glyph as text, never as an emoji
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------ the rules (corvid.wasm)
+
+const Rules = {
+  exports: null,
+  out: [],
+  encoder: new TextEncoder(),
+  decoder: new TextDecoder(),
+
+  async load() {
+    const env = {
+      corvid_now: () => performance.now(),
+      corvid_write: (ptr, len) => {
+        const bytes = new Uint8Array(this.exports.memory.buffer, ptr, len);
+        this.out.push(this.decoder.decode(bytes));
+      },
+      corvid_read: () => -1,
+    };
+    let instance;
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(fetch("corvid.wasm"), { env }));
+    } catch (e) {
+      const bytes = await (await fetch("corvid.wasm")).arrayBuffer();
+      ({ instance } = await WebAssembly.instantiate(bytes, { env }));
+    }
+    this.exports = instance.exports;
+  },
+
+  call(name, text) {
+    const bytes = this.encoder.encode(text);
+    const ptr = this.exports.corvid_input(bytes.length);
+    new Uint8Array(this.exports.memory.buffer).set(bytes, ptr);
+    this.out = [];
+    this.exports[name](bytes.length);
+    return this.out;
+  },
+
+  // The state of the game from `start` with `moves` (src/web/rules.rs says every line).
+  describe(start, moves) {
+    const state = { legal: [], legalSan: [], san: [], ending: null, error: null };
+    for (const line of this.call("corvid_describe", `${start}\n${moves.join(" ")}`)) {
+      const at = line.indexOf(" ");
+      const key = at < 0 ? line : line.slice(0, at);
+      const rest = at < 0 ? "" : line.slice(at + 1);
+      const list = () => rest.split(" ").filter(Boolean);
+      if (key === "fen") state.fen = rest;
+      else if (key === "turn") state.turn = rest;
+      else if (key === "check") state.check = rest === "1";
+      else if (key === "legal") state.legal = list();
+      else if (key === "legalsan") state.legalSan = list();
+      else if (key === "san") state.san = list();
+      else if (key === "numbers") [state.firstNumber, state.firstColour] = [Number(list()[0]), list()[1]];
+      else if (key === "ending" && rest !== "none") {
+        const space = rest.indexOf(" ");
+        state.ending = { result: rest.slice(0, space), reason: rest.slice(space + 1) };
+      } else if (key === "material") [state.whiteCanMate, state.blackCanMate] = list().map((x) => x === "1");
+      else if (key === "error") state.error = rest;
+    }
+    return state;
+  },
+
+  pgn(start, moves, white, black, timeControl, date, ending) {
+    return this.call("corvid_pgn", [start, moves.join(" "), white, black, timeControl, date, ending].join("\n")).join("\n");
+  },
+
+  import(text) {
+    const lines = this.call("corvid_import", text);
+    const found = {};
+    for (const line of lines) {
+      const at = line.indexOf(" ");
+      found[at < 0 ? line : line.slice(0, at)] = at < 0 ? "" : line.slice(at + 1);
+    }
+    if (found.error !== undefined) return { error: found.error };
+    return { start: found.start, moves: found.moves.split(" ").filter(Boolean) };
+  },
+};
+
+// ------------------------------------------------------------------ the engine (UCI worker)
+
+const Engine = {
+  worker: null,
+  ready: false,
+  // Every `go` not yet answered, oldest first: {kind: "move" | "analysis", game, ply, stale}.
+  open: [],
+  sent: { level: null, multipv: null },
+
+  start() {
+    this.worker = new Worker("corvid-worker.js");
+    this.worker.onmessage = (e) => this.line(String(e.data));
+    this.worker.onerror = (e) => say(`The engine failed to start: ${e.message || "unknown error"}`);
+    this.send("uci");
+    this.send("isready");
+  },
+
+  send(line) {
+    this.worker.postMessage(line);
+  },
+
+  line(line) {
+    if (line === "readyok" && !this.ready) {
+      this.ready = true;
+      this.readyAt = performance.now(); // milliseconds since the page began to load
+      engineReady();
+      return;
+    }
+    if (line.startsWith("bestmove")) {
+      const search = this.open.shift();
+      if (search && !search.stale) bestMove(search, line.split(" ")[1]);
+      return;
+    }
+    if (line.startsWith("info") && this.open.length) {
+      const search = this.open[0];
+      if (!search.stale && search.kind === "analysis") analysisInfo(line);
+    }
+  },
+
+  // Ends the searches under way: their answers will be ignored.
+  stop() {
+    if (this.open.some((s) => !s.stale)) this.send("stop");
+    for (const s of this.open) s.stale = true;
+  },
+
+  // The options a search needs, sent only when they change (a new strength empties the table).
+  options(level, multipv) {
+    if (this.sent.level !== level) {
+      this.send(`setoption name UCI_LimitStrength value ${level === "full" ? "false" : "true"}`);
+      if (level !== "full") this.send(`setoption name UCI_Elo value ${level}`);
+      this.sent.level = level;
+    }
+    if (this.sent.multipv !== multipv) {
+      this.send(`setoption name MultiPV value ${multipv}`);
+      this.sent.multipv = multipv;
+    }
+  },
+
+  go(kind, position, go) {
+    this.stop();
+    this.send(position);
+    this.send(go);
+    this.open.push({ kind, game: game.id, ply: game.moves.length, stale: false });
+  },
+};
+
+// ------------------------------------------------------------------ the game
+
+const game = {
+  id: 0,
+  start: "startpos",
+  moves: [],
+  state: null,
+  human: "white",
+  level: "1800",
+  clock: null, // {base, inc} in milliseconds, or null
+  time: { white: 0, black: 0 },
+  ticking: null, // the side whose clock runs, and since when: {side, since}
+  over: null, // {result, reason} when a clock, a resignation or the rules ended it
+  analysing: false,
+  flipped: false,
+};
+
+function other(side) {
+  return side === "white" ? "black" : "white";
+}
+
+function positionCommand() {
+  const start = game.start === "startpos" ? "startpos" : `fen ${game.start}`;
+  return game.moves.length ? `position ${start} moves ${game.moves.join(" ")}` : `position ${start}`;
+}
+
+function refresh() {
+  game.state = Rules.describe(game.start, game.moves);
+  if (game.state.ending && !game.over) game.over = game.state.ending;
+  render();
+}
+
+function engineSide() {
+  return other(game.human);
+}
+
+function newGame() {
+  Engine.stop();
+  game.id++;
+  const colour = $("colour").value;
+  game.human = colour === "random" ? (Math.random() < 0.5 ? "white" : "black") : colour;
+  game.flipped = game.human === "black";
+  game.level = $("level").value;
+  const tc = $("tc").value;
+  game.clock = tc === "none" ? null : { base: Number(tc.split("+")[0]) * 1000, inc: Number(tc.split("+")[1]) * 1000 };
+  game.time = { white: game.clock ? game.clock.base : 0, black: game.clock ? game.clock.base : 0 };
+  game.ticking = null;
+  game.over = null;
+  game.moves = [];
+  game.start = "startpos";
+  selected = null;
+  Engine.send("ucinewgame");
+  refresh();
+  say(game.human === "white" ? "Your move." : "Corvid plays White.");
+  next();
+}
+
+// Whose turn it is decides what happens next: the engine plays or analyses, or waits.
+function next() {
+  stopClock();
+  const state = game.state;
+  if (game.over) {
+    announce();
+    if (game.analysing) analyse();
+    return;
+  }
+  if (game.analysing) {
+    analyse();
+    return;
+  }
+  if (game.clock && Engine.ready) startClock(state.turn);
+  if (state.turn === engineSide()) think();
+}
+
+function think() {
+  if (!Engine.ready) return;
+  Engine.options(game.level, 1);
+  let go = "go movetime 2000";
+  if (game.clock) {
+    const t = game.time;
+    go = `go wtime ${Math.max(1, Math.round(t.white))} btime ${Math.max(1, Math.round(t.black))} winc ${game.clock.inc} binc ${game.clock.inc}`;
+  }
+  Engine.go("move", positionCommand(), go);
+  say("Corvid is thinking…");
+}
+
+function bestMove(search, move) {
+  if (search.kind !== "move" || search.game !== game.id || search.ply !== game.moves.length) return;
+  if (game.over || game.analysing || game.state.turn !== engineSide()) return;
+  if (!game.state.legal.includes(move)) return say(`Corvid answered ${move}, which is not legal here.`);
+  play(move);
+}
+
+// Plays `move` (UCI, legal) for the side to move.
+function play(move) {
+  const mover = game.state.turn;
+  if (game.clock && game.ticking) {
+    chargeClock();
+    game.time[mover] += game.clock.inc;
+  }
+  game.moves.push(move);
+  selected = null;
+  refresh();
+  if (!game.over) say(game.state.turn === game.human || game.analysing ? (game.state.check ? "Check!" : "Your move.") : "");
+  next();
+}
+
+function undo() {
+  Engine.stop();
+  if (!game.moves.length) return;
+  // One move in analysis; in a game, back to the person's last turn before their last move.
+  game.moves.pop();
+  while (!game.analysing && game.moves.length && Rules.describe(game.start, game.moves).turn !== game.human) {
+    game.moves.pop();
+  }
+  game.over = null;
+  selected = null;
+  refresh();
+  say("Move taken back.");
+  next();
+}
+
+function resign() {
+  if (game.over || game.analysing) return;
+  Engine.stop();
+  stopClock();
+  game.over = { result: game.human === "white" ? "0-1" : "1-0", reason: `${cap(game.human)} resigns` };
+  render();
+  announce();
+}
+
+function cap(text) {
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+function announce() {
+  const over = game.over;
+  const words = {
+    "1-0": "White wins",
+    "0-1": "Black wins",
+    "1/2-1/2": "Draw",
+  };
+  say(`${words[over.result]}: ${over.reason}.`);
+}
+
+// ------------------------------------------------------------------ clocks
+
+function startClock(side) {
+  game.ticking = { side, since: performance.now() };
+}
+
+// Takes the running clock's time off it.
+function chargeClock() {
+  if (!game.ticking) return;
+  const now = performance.now();
+  game.time[game.ticking.side] -= now - game.ticking.since;
+  game.ticking.since = now;
+}
+
+function stopClock() {
+  chargeClock();
+  game.ticking = null;
+}
+
+function tick() {
+  if (game.ticking && !game.over) {
+    chargeClock();
+    const side = game.ticking.side;
+    if (game.time[side] <= 0) {
+      game.time[side] = 0;
+      Engine.stop();
+      game.ticking = null;
+      // FIDE: a flag falls to a draw when the other side cannot mate by any series of moves.
+      const canMate = side === "white" ? game.state.blackCanMate : game.state.whiteCanMate;
+      game.over = canMate
+        ? { result: side === "white" ? "0-1" : "1-0", reason: "time forfeit" }
+        : { result: "1/2-1/2", reason: "timeout against insufficient material" };
+      render();
+      announce();
+    }
+  }
+  renderClocks();
+}
+
+function clockText(ms) {
+  if (!game.clock) return "–";
+  const total = Math.max(0, ms);
+  const minutes = Math.floor(total / 60000);
+  const seconds = Math.floor((total % 60000) / 1000);
+  const text = `${minutes}:${String(seconds).padStart(2, "0")}`;
+  return total < 10000 ? `${text}.${Math.floor((total % 1000) / 100)}` : text;
+}
+
+// ------------------------------------------------------------------ analysis
+
+const analysis = { running: false, lines: [], depth: 0, speed: "" };
+
+function analyse() {
+  if (!Engine.ready) return;
+  analysis.lines = [];
+  analysis.depth = 0;
+  if (game.state.legal.length === 0 || !analysis.running) {
+    Engine.stop();
+    renderAnalysis();
+    return;
+  }
+  Engine.options("full", Number($("multipv").value));
+  Engine.go("analysis", positionCommand(), "go infinite");
+  renderAnalysis();
+}
+
+function analysisInfo(line) {
+  const w = line.split(" ");
+  const at = (key) => w.indexOf(key);
+  if (at("pv") < 0 || at("score") < 0 || w.includes("lowerbound") || w.includes("upperbound")) {
+    if (at("nps") >= 0) analysis.speed = `${Math.round(Number(w[at("nps") + 1]) / 1000)} kN/s`;
+    return;
+  }
+  const multipv = at("multipv") >= 0 ? Number(w[at("multipv") + 1]) : 1;
+  const kind = w[at("score") + 1];
+  let value = Number(w[at("score") + 2]);
+  // The score is the side to move's; shown from White's side.
+  if (game.state.turn === "black") value = -value;
+  const depth = Number(w[at("depth") + 1]);
+  analysis.lines[multipv - 1] = { kind, value, depth, pv: w.slice(at("pv") + 1) };
+  if (multipv === 1) analysis.depth = depth;
+  if (at("nps") >= 0) analysis.speed = `${Math.round(Number(w[at("nps") + 1]) / 1000)} kN/s`;
+  scheduleAnalysisRender();
+}
+
+function scoreText(line) {
+  if (line.kind === "mate") return `${line.value > 0 ? "" : "-"}#${Math.abs(line.value)}`;
+  const pawns = line.value / 100;
+  return `${pawns > 0 ? "+" : ""}${pawns.toFixed(2)}`;
+}
+
+let analysisRenderQueued = false;
+function scheduleAnalysisRender() {
+  if (analysisRenderQueued) return;
+  analysisRenderQueued = true;
+  setTimeout(() => {
+    analysisRenderQueued = false;
+    renderAnalysis();
+  }, 150);
+}
+
+function renderAnalysis() {
+  $("analysis-toggle").disabled = !game.analysing;
+  $("analysis-toggle").textContent = analysis.running ? "Stop" : "Go";
+  const list = $("lines");
+  list.textContent = "";
+  if (!game.analysing) {
+    $("eval").textContent = "–";
+    $("depth").textContent = "–";
+    $("speed").textContent = "";
+    return;
+  }
+  const best = analysis.lines[0];
+  $("eval").textContent = best ? scoreText(best) : "–";
+  $("depth").textContent = analysis.depth || "–";
+  $("speed").textContent = analysis.speed;
+  for (const line of analysis.lines) {
+    if (!line) continue;
+    const item = document.createElement("li");
+    const score = document.createElement("b");
+    score.textContent = scoreText(line);
+    item.append(score, ` ${numbered(Rules.describe(game.start, [...game.moves, ...line.pv.slice(0, 14)]).san.slice(game.moves.length), game.moves.length)}`);
+    list.append(item);
+  }
+}
+
+// ------------------------------------------------------------------ the board
+
+let selected = null; // the square whose piece was picked up
+let focusSquare = "e2";
+
+function squares() {
+  const out = [];
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const file = game.flipped ? 7 - col : col;
+      const rank = game.flipped ? row : 7 - row;
+      out.push(FILES[file] + (rank + 1));
+    }
+  }
+  return out;
+}
+
+// The pieces of a FEN by square: {e1: "K", ...}.
+function piecesOf(fen) {
+  const pieces = {};
+  const rows = fen.split(" ")[0].split("/");
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else pieces[FILES[file++] + (8 - i)] = ch;
+    }
+  });
+  return pieces;
+}
+
+function buildBoard() {
+  const board = $("board");
+  board.textContent = "";
+  for (const sq of squares()) {
+    const cell = document.createElement("button");
+    cell.type = "button";
+    cell.className = "sq";
+    cell.dataset.square = sq;
+    cell.setAttribute("role", "gridcell");
+    cell.tabIndex = sq === focusSquare ? 0 : -1;
+    const file = FILES.indexOf(sq[0]);
+    const rank = Number(sq[1]) - 1;
+    if ((file + rank) % 2 === 1) cell.classList.add("light");
+    board.append(cell);
+  }
+}
+
+function render() {
+  const state = game.state;
+  const pieces = piecesOf(state.fen);
+  const last = game.moves[game.moves.length - 1];
+  const targets = selected ? state.legal.filter((m) => m.startsWith(selected)).map((m) => m.slice(2, 4)) : [];
+  const order = squares();
+  const cells = $("board").children;
+  if (cells.length !== 64 || cells[0].dataset.square !== order[0]) buildBoard();
+  for (const cell of $("board").children) {
+    const sq = cell.dataset.square;
+    const piece = pieces[sq];
+    cell.textContent = "";
+    if (piece) {
+      const span = document.createElement("span");
+      const white = piece === piece.toUpperCase();
+      span.className = `piece ${white ? "w" : "b"}`;
+      span.textContent = GLYPH[piece.toLowerCase()] + TEXT;
+      cell.append(span);
+    }
+    const file = sq[0];
+    const rank = sq[1];
+    if (rank === (game.flipped ? "8" : "1")) cell.append(coord("file", file));
+    if (file === (game.flipped ? "h" : "a")) cell.append(coord("rank", rank));
+    cell.classList.toggle("last", !!last && (last.slice(0, 2) === sq || last.slice(2, 4) === sq));
+    cell.classList.toggle("selected", selected === sq);
+    cell.classList.toggle("target", targets.includes(sq));
+    cell.classList.toggle("occupied", !!piece);
+    const king = state.turn === "white" ? "K" : "k";
+    cell.classList.toggle("check", state.check && piece === king);
+    const name = piece ? `${piece === piece.toUpperCase() ? "white" : "black"} ${pieceName(piece)}` : "empty";
+    cell.setAttribute("aria-label", `${sq}, ${name}`);
+  }
+  $("turn").textContent = state.turn;
+  $("result").textContent = game.over ? game.over.result : "*";
+  renderMoves();
+  renderClocks();
+  renderPgn();
+  renderAnalysis();
+}
+
+function coord(kind, text) {
+  const span = document.createElement("span");
+  span.className = `coord ${kind}`;
+  span.textContent = text;
+  return span;
+}
+
+function pieceName(piece) {
+  return { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" }[piece.toLowerCase()];
+}
+
+// SAN moves with their numbers, starting after `played` moves of the game.
+function numbered(sans, played) {
+  const state = game.state;
+  let number = state.firstNumber;
+  let white = state.firstColour === "white";
+  for (let i = 0; i < played; i++) {
+    if (!white) number++;
+    white = !white;
+  }
+  const out = [];
+  sans.forEach((san, i) => {
+    if (white) out.push(`${number}. ${san}`);
+    else out.push(i === 0 ? `${number}… ${san}` : san);
+    if (!white) number++;
+    white = !white;
+  });
+  return out.join(" ");
+}
+
+function renderMoves() {
+  const box = $("moves");
+  box.textContent = "";
+  const state = game.state;
+  let number = state.firstNumber;
+  let white = state.firstColour === "white";
+  state.san.forEach((san, i) => {
+    if (white || i === 0) {
+      const n = document.createElement("span");
+      n.className = "n";
+      n.textContent = white ? `${number}.` : `${number}…`;
+      box.append(n);
+    }
+    const m = document.createElement("span");
+    m.className = "m" + (i === state.san.length - 1 ? " current" : "");
+    m.textContent = san;
+    box.append(m);
+    if (!white) number++;
+    white = !white;
+  });
+  box.scrollTop = box.scrollHeight;
+}
+
+function playerNames() {
+  const corvid = game.level === "full" ? "Corvid" : `Corvid (level ${game.level})`;
+  if (game.analysing) return { white: "?", black: "?" };
+  return game.human === "white" ? { white: "You", black: corvid } : { white: corvid, black: "You" };
+}
+
+function renderClocks() {
+  const names = playerNames();
+  const top = game.flipped ? "white" : "black";
+  const bottom = other(top);
+  for (const [place, side] of [["top", top], ["bottom", bottom]]) {
+    $(`name-${place}`).textContent = `${cap(side)}: ${names[side] === "?" ? "analysis" : names[side]}`;
+    $(`time-${place}`).textContent = clockText(game.time[side]);
+    $(`clock-${place}`).classList.toggle("running", !!game.ticking && game.ticking.side === side);
+    $(`clock-${place}`).classList.toggle("low", !!game.clock && game.time[side] < 10000);
+  }
+}
+
+function today() {
+  const d = new Date();
+  return `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, "0")}.${String(d.getUTCDate()).padStart(2, "0")}`;
+}
+
+function pgnText() {
+  const names = playerNames();
+  const tc = game.clock ? `${game.clock.base / 1000}+${game.clock.inc / 1000}` : "-";
+  const ending = game.over && !game.state.ending ? `${game.over.result} ${game.over.reason}` : "";
+  return Rules.pgn(game.start, game.moves, names.white, names.black, tc, today(), ending);
+}
+
+function renderPgn() {
+  $("pgn").textContent = pgnText();
+}
+
+// ------------------------------------------------------------------ moving
+
+function humanMayMove() {
+  return game.analysing || (!game.over && game.state.turn === game.human);
+}
+
+function clickSquare(sq) {
+  if (!game.state || !humanMayMove()) return;
+  const state = game.state;
+  if (selected && selected !== sq) {
+    const moves = state.legal.filter((m) => m.startsWith(selected + sq));
+    if (moves.length === 1) return play(moves[0]);
+    if (moves.length > 1) return choosePromotion(moves);
+  }
+  const mine = state.legal.some((m) => m.startsWith(sq));
+  selected = mine && selected !== sq ? sq : null;
+  render();
+}
+
+function choosePromotion(moves) {
+  const dialog = $("promotion");
+  dialog.hidden = false;
+  dialog.querySelector("button").focus();
+  dialog.onclick = (e) => {
+    const piece = e.target.dataset && e.target.dataset.piece;
+    dialog.hidden = true;
+    const move = moves.find((m) => m[4] === piece);
+    if (move) play(move);
+    else {
+      selected = null;
+      render();
+    }
+  };
+}
+
+// A move typed in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`).
+function typedMove(text) {
+  const state = game.state;
+  const clean = (s) => s.replace(/[+#!?]/g, "").replace(/0/g, "O").replace("=", "").toLowerCase();
+  const typed = text.trim();
+  if (state.legal.includes(typed.toLowerCase())) return typed.toLowerCase();
+  const exact = state.legalSan.indexOf(typed.replace(/[+#!?]/g, ""));
+  if (exact >= 0) return state.legal[exact];
+  const found = state.legalSan.map(clean).indexOf(clean(typed));
+  return found >= 0 ? state.legal[found] : null;
+}
+
+function say(text) {
+  $("status").textContent = text;
+}
+
+// ------------------------------------------------------------------ wiring
+
+function engineReady() {
+  say(game.state.turn === game.human ? "Your move." : "");
+  next();
+}
+
+function keyOnBoard(e) {
+  const sq = e.target.dataset && e.target.dataset.square;
+  if (!sq) return;
+  const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const step = steps[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const dir = game.flipped ? -1 : 1;
+  const file = Math.min(7, Math.max(0, FILES.indexOf(sq[0]) + step[0] * dir));
+  const rank = Math.min(8, Math.max(1, Number(sq[1]) + step[1] * dir));
+  focusSquare = FILES[file] + rank;
+  for (const cell of $("board").children) cell.tabIndex = cell.dataset.square === focusSquare ? 0 : -1;
+  document.querySelector(`[data-square="${focusSquare}"]`).focus();
+}
+
+function wire() {
+  $("board").addEventListener("click", (e) => {
+    const cell = e.target.closest("[data-square]");
+    if (cell) {
+      focusSquare = cell.dataset.square;
+      clickSquare(cell.dataset.square);
+    }
+  });
+  $("board").addEventListener("keydown", keyOnBoard);
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("move-input");
+    if (!humanMayMove()) return say(game.over ? "The game is over." : "It is Corvid's move.");
+    const move = typedMove(input.value);
+    if (!move) return say(`${input.value || "That"} is not a legal move here.`);
+    input.value = "";
+    play(move);
+  });
+  $("new-game").addEventListener("click", newGame);
+  $("undo").addEventListener("click", undo);
+  $("resign").addEventListener("click", resign);
+  $("flip").addEventListener("click", () => {
+    game.flipped = !game.flipped;
+    render();
+  });
+  $("level").addEventListener("change", () => {
+    game.level = $("level").value;
+    render();
+  });
+  $("analyse").addEventListener("change", () => {
+    Engine.stop();
+    game.analysing = $("analyse").checked;
+    analysis.running = game.analysing;
+    if (game.analysing) {
+      stopClock();
+      say("Analysis: move for both sides.");
+    } else {
+      // Back to the game: the person plays the side to move.
+      game.human = game.state.turn;
+      game.flipped = game.human === "black";
+      game.clock = null;
+      say("Your move.");
+    }
+    render();
+    next();
+  });
+  $("multipv").addEventListener("change", () => {
+    if (game.analysing && analysis.running) analyse();
+  });
+  $("analysis-toggle").addEventListener("click", () => {
+    analysis.running = !analysis.running;
+    if (analysis.running) analyse();
+    else {
+      Engine.stop();
+      renderAnalysis();
+    }
+  });
+  $("copy-pgn").addEventListener("click", () => copy(pgnText(), "PGN"));
+  $("copy-fen").addEventListener("click", () => copy(game.state.fen, "FEN"));
+  $("download-pgn").addEventListener("click", () => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([pgnText()], { type: "application/x-chess-pgn" }));
+    link.download = `corvid-${today().replace(/\./g, "-")}.pgn`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  });
+  $("import").addEventListener("click", () => {
+    const found = Rules.import($("import-text").value);
+    if (found.error) return say(`Not loaded: ${found.error}`);
+    Engine.stop();
+    game.id++;
+    game.start = found.start;
+    game.moves = found.moves;
+    game.over = null;
+    game.clock = null;
+    selected = null;
+    refresh();
+    if (!game.analysing) {
+      game.human = game.state.turn;
+      game.flipped = game.human === "black";
+    }
+    say(`Loaded: ${game.moves.length} moves. ${game.analysing ? "" : "Your move."}`);
+    render();
+    next();
+  });
+}
+
+function copy(text, what) {
+  if (navigator.clipboard) {
+    navigator.clipboard.writeText(text).then(
+      () => say(`${what} copied.`),
+      () => say(`${what} could not be copied.`)
+    );
+  }
+}
+
+async function main() {
+  wire();
+  try {
+    await Rules.load();
+  } catch (e) {
+    say(`Corvid could not load: ${e.message}`);
+    return;
+  }
+  game.level = $("level").value;
+  refresh();
+  Engine.start();
+  newGame();
+  setInterval(tick, 100);
+}
+
+main();
