@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Corvid's speed in headless Chromium against the native build, side by side: `bench` (13, one
+thread, 16 MB) alternately in the native binary and in the page's worker (shared-memory mode),
+ROUNDS times; the medians and their ratio. Extra folders (built like web/dist, for instance
+without SIMD) are measured in the same rounds. Run from the checkout with nothing else running:
+
+    python3 docs/scripts/web_speed.py target/release/corvid ROUNDS [web/dist [OTHER_DIST...]]
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "browser"))
+import harness  # noqa: E402
+
+
+def native(binary):
+    last = subprocess.run([binary, "bench"], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    nodes, _, nps, _ = last.split()
+    return int(nodes), int(nps)
+
+
+def browser(driver, url):
+    driver.get(url)
+    w = harness.Worker(driver)
+    w.send("bench")
+    last = w.wait_for(lambda l: l.endswith(" nps"), 300, "the bench total")[-1]
+    nodes, _, nps, _ = last.split()
+    return int(nodes), int(nps)
+
+
+def main():
+    binary, rounds = sys.argv[1], int(sys.argv[2])
+    folders = sys.argv[3:] or [harness.DIST]
+    servers = [harness.serve.serve_in_background(os.path.abspath(f), isolated=True) for f in folders]
+    driver = harness.chromium()
+    speeds = {"native": []}
+    speeds.update({f: [] for f in folders})
+    try:
+        for r in range(rounds):
+            nodes, nps = native(binary)
+            speeds["native"].append(nps)
+            line = [f"round {r + 1}: native {nps} ({nodes} nodes)"]
+            for folder, (_, url) in zip(folders, servers):
+                nodes, nps = browser(driver, url)
+                speeds[folder].append(nps)
+                line.append(f"{folder} {nps} ({nodes} nodes)")
+            print(", ".join(line), flush=True)
+    finally:
+        driver.quit()
+    base = statistics.median(speeds["native"])
+    for name, values in speeds.items():
+        median = statistics.median(values)
+        print(f"{name}: median {median:,.0f} nodes a second, {median / base:.3f} of native")
+
+
+if __name__ == "__main__":
+    main()
