@@ -33,6 +33,15 @@ const mode = forced === "messages" || !canShare ? "messages" : "shared";
 const wasmUrl = new URL("corvid.wasm", here).href;
 const engineUrl = new URL("corvid-engine.js", here).href;
 
+// The engine worker's script, fetched once: a worker started later (the fallback replaces it
+// to end a search) needs no server, so the page keeps working offline once loaded.
+const engineScript = fetch(engineUrl)
+  .then((r) => {
+    if (!r.ok) throw new Error(`${engineUrl}: HTTP ${r.status}`);
+    return r.blob();
+  })
+  .then((blob) => URL.createObjectURL(new Blob([blob], { type: "text/javascript" })));
+
 // Compiled once, handed to every engine worker this worker starts. A server that does not send
 // wasm as application/wasm defeats streaming compilation, not compilation.
 const compiled = WebAssembly.compileStreaming(fetch(wasmUrl)).catch(() =>
@@ -121,8 +130,19 @@ function answerKilled(search) {
 
 function startEngine(onReady) {
   ready = false;
-  inner = new Worker(engineUrl);
-  inner.onmessage = (e) => {
+  inner = null;
+  Promise.all([engineScript, compiled]).then(
+    ([script, module]) => {
+      inner = new Worker(script);
+      listen(inner, onReady);
+      inner.postMessage({ module, shared: mode === "shared" ? ring.buffer : null });
+    },
+    (why) => postMessage(`info string error: cannot load the engine: ${why}`)
+  );
+}
+
+function listen(worker, onReady) {
+  worker.onmessage = (e) => {
     const data = e.data;
     if (typeof data === "string") return fromEngine(data);
     if (data.ready) {
@@ -135,15 +155,11 @@ function startEngine(onReady) {
       close();
     }
   };
-  inner.onerror = (e) => {
+  worker.onerror = (e) => {
     e.preventDefault();
     postMessage(`info string error: the engine failed (${e.message || "unknown error"}); restarted`);
     crashed();
   };
-  compiled.then(
-    (module) => inner.postMessage({ module, shared: mode === "shared" ? ring.buffer : null }),
-    (why) => postMessage(`info string error: cannot load ${wasmUrl}: ${why}`)
-  );
 }
 
 // ---------------------------------------------------------------- "shared" mode
@@ -226,7 +242,7 @@ function done() {
 // it). The new worker is told the options and position, then what was waiting.
 function replaceEngine(trigger) {
   const search = searches.shift();
-  inner.terminate();
+  if (inner) inner.terminate();
   current = null;
   const first = [...replayLines()];
   if (trigger === "ponderhit") {

@@ -170,7 +170,27 @@ CHECKS = [
 ]
 
 
-def run_all(driver, url, log):
+def works_offline_once_loaded(driver, server):
+    """The server goes away: a new game, a move answered, analysis started and stopped (in the
+    fallback mode that replaces the engine's worker) and a move after it all still work."""
+    server.shutdown()
+    server.server_close()
+    new_game(driver, "white", "1800", "300+3")
+    click(driver, "e2")
+    click(driver, "e4")
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's answer offline")
+    driver.find_element("id", "analyse").click()
+    wait(lambda: text(driver, "depth").isdigit() and int(text(driver, "depth")) >= 6, 30, "analysis offline")
+    driver.find_element("id", "analysis-toggle").click()
+    driver.find_element("id", "analyse").click()
+    click(driver, "d2")
+    click(driver, "d4")
+    wait(lambda: len(board_of(driver).move_stack) == 4, 30, "Corvid's answer after the analysis, offline")
+    errors = [e for e in harness.console_errors(driver) if "favicon" not in e.get("message", "")]
+    assert not errors, errors
+
+
+def run_all(driver, url, log, server=None):
     failures = []
     started = time.monotonic()
     driver.get(url)
@@ -196,4 +216,11 @@ def run_all(driver, url, log):
         except AssertionError as e:
             failures.append(f"{check.__name__}: {e}")
             log(f"  FAIL {check.__name__}: {e}")
+    if server is not None:
+        try:
+            works_offline_once_loaded(driver, server)
+            log("  ok   works_offline_once_loaded")
+        except AssertionError as e:
+            failures.append(f"works_offline_once_loaded: {e}")
+            log(f"  FAIL works_offline_once_loaded: {e}")
     return failures

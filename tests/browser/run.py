@@ -47,14 +47,14 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
-        for name, url in [("page (isolated)", isolated_url), ("page (plain static host)", plain_url)]:
+        # The plain host goes away at the end of its run: the page must go on offline.
+        for name, url, server in [("page (isolated)", isolated_url, None), ("page (plain static host)", plain_url, plain)]:
             log(name)
-            found = page_tests.run_all(driver, url, log)
+            found = page_tests.run_all(driver, url, log, server)
             failures += [f"{name}: {f}" for f in found]
     finally:
         driver.quit()
         isolated.shutdown()
-        plain.shutdown()
     log(f"browser tests: {len(failures)} failures")
     for f in failures:
         log(f"  {f}")
