@@ -15,6 +15,7 @@ fi
 # .cargo/config.toml are replaced, not added to.
 RUSTFLAGS="-C target-feature=+simd128" \
   cargo rustc --lib --release --target wasm32-unknown-unknown --crate-type cdylib --target-dir target/web
+rm -rf "$out"
 mkdir -p "$out"
 module=target/web/wasm32-unknown-unknown/release/corvid.wasm
 if command -v wasm-opt >/dev/null; then
