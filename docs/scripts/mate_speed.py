@@ -3,12 +3,14 @@
 KBB against K, the strong side to move, each played out by the engine for both sides at NODES a
 move until mate, a draw, or 100 plies; plies to mate against the tables' distance to zeroing
 (DTZ, here the distance to mate: the attacker never captures and the defender has nothing to
-capture but an undefended piece, which the search never leaves). Needs python-chess and the
-Syzygy tables in ../shared/data/syzygy.
+capture but an undefended piece, which the search never leaves); the fifty-move rule ends a
+game at 100 plies. ENDINGS=KBNvK,... measures only those. Needs python-chess and the Syzygy
+tables in ../shared/data/syzygy.
 
     python3 docs/scripts/mate_speed.py ENGINE [NODES] [PER_ENDING] [SEED]
 """
 
+import os
 import random
 import statistics
 import sys
@@ -47,7 +49,10 @@ def main():
     engine.configure({"Hash": 16})
     total_extra = []
     try:
+        only = [e for e in os.environ.get("ENDINGS", "").split(",") if e]
         for name, pieces in ENDINGS.items():
+            if only and name not in only:
+                continue
             extra, unmated = [], 0
             for _ in range(per):
                 board = placement(rng, pieces)

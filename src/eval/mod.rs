@@ -8,6 +8,7 @@
 //! structure, king shelter, pawn hash table), `terms` (everything else), `tracer` (what the
 //! terms report each weight to), `trace` (coefficients for the tuner and the `eval` breakdown).
 
+mod mopup;
 mod pawns;
 mod terms;
 mod trace;
@@ -17,6 +18,7 @@ mod tracer;
 pub(crate) mod tests;
 
 pub use crate::weights::{params, psqt, s, Score, Spec, NUM_PARAMS, SPECS, W};
+pub use mopup::{bare_king, KNOWN_WIN};
 pub use pawns::{PawnEntry, PawnTable};
 pub use terms::{insufficient_material, phase, scale_factor, Outcome, MAX_PHASE, SCALE_NORMAL};
 pub use trace::{eval_report, trace, trace_terms, TermLine};
@@ -59,6 +61,9 @@ pub fn evaluate_with(pos: &Position, pawns: &mut PawnTable) -> i32 {
 fn evaluate_inner(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
     if insufficient_material(pos) {
         return 0;
+    }
+    if let Some(won) = bare_king(pos) {
+        return won;
     }
     let outcome = terms::evaluate_terms(pos, pawns, &mut NoTrace);
     let white = taper(outcome);

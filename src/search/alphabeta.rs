@@ -149,7 +149,12 @@ impl Worker {
             if eval::insufficient_material(pos) {
                 return 0;
             }
-            self.nnue.base().value_with(pos, Some(&mut self.pawns)) + self.nnue.evaluate(ply)
+            // A bare king against mating material: a known win the network cannot see.
+            if let Some(won) = eval::bare_king(pos) {
+                won
+            } else {
+                self.nnue.base().value_with(pos, Some(&mut self.pawns)) + self.nnue.evaluate(ply)
+            }
         } else {
             eval::evaluate_with(pos, &mut self.pawns)
         };

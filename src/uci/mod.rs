@@ -340,6 +340,12 @@ impl Engine {
                     say(&format!("network correction {} cp (White's view)", raw * sign));
                 }
                 say(&format!("network evaluation {} cp (White's view; the search's with UseNNUE on)", full * sign));
+                if let Some(won) = crate::eval::bare_king(&self.position) {
+                    say(&format!(
+                        "bare king against mating material: the search evaluates {} cp (White's view)",
+                        won * sign
+                    ));
+                }
             }
             Command::Bench { depth } => {
                 if self.settle(input) || stopped {
