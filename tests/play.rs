@@ -230,11 +230,29 @@ fn bad_input_gets_one_line_and_changes_nothing() {
 fn the_clock_runs_out() {
     let mut child = spawn(&["--tc", "0.001+0"]);
     let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    // The move is typed well after the clock (60 ms) has run from the board being shown, however
+    // long a busy machine took to start the program and show it.
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.contains("You, White") && l.contains("(to move)")) {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => seen.push(line),
+            Err(_) => panic!("no board with the player to move: {seen:?}"),
+        }
+    }
     std::thread::sleep(Duration::from_millis(400));
     stdin.write_all(b"e4\npgn\nquit\n").unwrap();
     drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&out.stdout);
+    let _ = child.wait();
+    // Every line up to the end of the output (the reader ends there).
+    seen.extend(rx.iter());
+    let out = seen.join("\n");
     assert!(out.contains("Game over: White lost on time") && out.contains("(0-1)"), "{out}");
     assert!(out.contains("[Termination \"time forfeit\"]"), "{out}");
 }
