@@ -1,7 +1,7 @@
 //! The WebAssembly build is the same engine: the library built for `wasm32-unknown-unknown`
-//! (the browser front's module, `src/web.rs`) and run in Node counts the native `bench`
-//! signature. A WebAssembly `usize` is 32 bits wide, so a table index or a size computed in
-//! `usize` could differ there without this check. Skipped (loudly; a failure under CI) where
+//! (the browser front's module, `src/web/`, with SIMD as `make web` builds it) and run in Node
+//! counts the native `bench` signature. A WebAssembly `usize` is 32 bits wide, so a table index
+//! or a size computed in `usize` could differ there without this check. Skipped (loudly; a failure under CI) where
 //! Node or the wasm target is missing: `rustup target add wasm32-unknown-unknown`, Debian's
 //! `nodejs`.
 
@@ -22,11 +22,13 @@ fn the_webassembly_module_counts_the_native_bench_signature() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = root.join("target/wasm");
+    // Built as web/build.sh builds the page's module (SIMD on, the same target folder), so the
+    // browser tests find it built.
+    let target_dir = root.join("target/web");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let built = Command::new(cargo)
         .current_dir(root)
-        .env("RUSTFLAGS", "")
+        .env("RUSTFLAGS", "-C target-feature=+simd128")
         .args(["rustc", "--lib", "--release", "--quiet", "--target", "wasm32-unknown-unknown"])
         .args(["--crate-type", "cdylib", "--target-dir"])
         .arg(&target_dir)
