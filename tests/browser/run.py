@@ -47,10 +47,14 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
-        # The plain host goes away at the end of its run: the page must go on offline.
-        for name, url, server in [("page (isolated)", isolated_url, None), ("page (plain static host)", plain_url, plain)]:
+        # Every check on the isolated page; on the plain host those that depend on the worker's
+        # mode, then the host goes away: the page must go on offline.
+        for name, url, server, checks in [
+            ("page (isolated)", isolated_url, None, page_tests.CHECKS),
+            ("page (plain static host)", plain_url, plain, page_tests.MODE_CHECKS),
+        ]:
             log(name)
-            found = page_tests.run_all(driver, url, log, server)
+            found = page_tests.run_all(driver, url, log, server, checks)
             failures += [f"{name}: {f}" for f in found]
     finally:
         driver.quit()
