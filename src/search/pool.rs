@@ -154,10 +154,22 @@ impl Searcher {
     /// A pool of `threads` threads (at least one) searching with `tt`. An error when not even
     /// one thread can be started.
     pub fn new(threads: usize, tt: TranspositionTable) -> Result<Searcher, String> {
-        let mut searcher = Searcher::inline(tt);
-        searcher.inline = None;
+        let mut searcher = Searcher::without_threads(tt, None);
         searcher.set_threads(threads)?;
         Ok(searcher)
+    }
+
+    /// A searcher with no thread yet, searching on the caller's thread with `inline` if given.
+    fn without_threads(tt: TranspositionTable, inline: Option<Box<Worker>>) -> Searcher {
+        Searcher {
+            threads: Vec::new(),
+            tt: Arc::new(tt),
+            running: None,
+            use_nnue: crate::nnue::ON_BY_DEFAULT,
+            network: Arc::clone(crate::nnue::embedded()),
+            inline,
+            pending: Mutex::new(None),
+        }
     }
 
     /// A searcher without threads: each search runs on the caller's thread, inside
@@ -166,15 +178,7 @@ impl Searcher {
     /// [`Searcher::ponderhit`] gives it). The search hears `stop` and `ponderhit` meanwhile
     /// only through [`super::set_interrupt_source`]. One thread only.
     pub fn inline(tt: TranspositionTable) -> Searcher {
-        Searcher {
-            threads: Vec::new(),
-            tt: Arc::new(tt),
-            running: None,
-            use_nnue: crate::nnue::ON_BY_DEFAULT,
-            network: Arc::clone(crate::nnue::embedded()),
-            inline: Some(Box::new(Worker::new(0))),
-            pending: Mutex::new(None),
-        }
+        Searcher::without_threads(tt, Some(Box::new(Worker::new(0))))
     }
 
     /// Whether this searcher searches on its caller's thread ([`Searcher::inline`]).
