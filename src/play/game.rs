@@ -153,6 +153,11 @@ impl Game {
         None
     }
 
+    /// The moves in SAN, without numbers: `e4 e5 Nf3`.
+    pub fn sans(&self) -> Vec<String> {
+        self.moves.iter().zip(&self.positions).map(|(&m, pos)| pos.to_san(m)).collect()
+    }
+
     /// The moves in SAN with move numbers: `1. e4 e5 2. Nf3`.
     pub fn san_moves(&self) -> Vec<String> {
         let mut out = Vec::with_capacity(self.moves.len() + 1);

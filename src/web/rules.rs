@@ -70,17 +70,7 @@ pub fn describe(input: &str) -> String {
     line(format!("legal {}", legal.join(" ")));
     let legal_san: Vec<String> = moves.iter().map(|&m| pos.to_san(m)).collect();
     line(format!("legalsan {}", legal_san.join(" ")));
-    let mut walk = *first;
-    let san: Vec<String> = game
-        .moves()
-        .iter()
-        .map(|&m| {
-            let text = walk.to_san(m);
-            walk = walk.make_move(m);
-            text
-        })
-        .collect();
-    line(format!("san {}", san.join(" ")));
+    line(format!("san {}", game.sans().join(" ")));
     line(format!("numbers {} {}", first.fullmove_number(), color(first.side_to_move())));
     match &game.ending {
         Some(ending) => line(format!("ending {} {}", ending.outcome.pgn(), ending.reason)),
