@@ -15,6 +15,8 @@ import math
 import re
 import sys
 
+from gauntlet_report import elo
+
 PTNML = re.compile(r"Ptnml\(0-2\): \[([\d, ]+)\]")
 SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
 # The normalized model's scale: nElo = t * 800 / ln 10 / sqrt 2, t the score's mean over its
@@ -41,12 +43,11 @@ def figures(counts, elo0, elo1):
     mean = sum(s * c for s, c in zip(SCORES, counts)) / pairs
     var = sum(c * (s - mean) ** 2 for s, c in zip(SCORES, counts)) / pairs
     sd = math.sqrt(var)
+    if sd == 0:
+        sys.exit("sprt_sum.py: every pair scored the same; the test has no variance to judge by")
     t = (mean - 0.5) / sd
     t0, t1 = elo0 / NELO, elo1 / NELO
     llr = pairs * ((t1 - t0) * t - (t1 * t1 - t0 * t0) / 2)
-
-    def elo(score):
-        return -400 * math.log10(1 / score - 1)
 
     half = 1.96 * sd / math.sqrt(pairs)
     return pairs, mean, elo(mean), (elo(mean + half) - elo(mean - half)) / 2, t * NELO, llr
