@@ -32,6 +32,16 @@ def elo(score):
     return -400 * math.log10(1 / score - 1)
 
 
+def pentanomial_elo(penta):
+    """Over the pairs of a pentanomial (counts of pairs scoring 0, 1/2, 1, 3/2, 2 points): the mean
+    score a game, its standard deviation a pair, the Elo and its 95% half-width."""
+    pairs = sum(penta)
+    mean = sum(i / 4 * c for i, c in enumerate(penta)) / pairs
+    sd = math.sqrt(sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(penta)) / pairs)
+    half = 1.96 * sd / math.sqrt(pairs)
+    return mean, sd, elo(mean), (elo(min(mean + half, 0.999)) - elo(max(mean - half, 0.001))) / 2
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -66,11 +76,8 @@ def main():
         score = (r["w"] + r["d"] / 2) / n
         line = f"{me} vs {opp}: {n} games, W {r['w']} D {r['d']} L {r['l']}, {100 * score:.2f}%"
         if pairs:
-            mean = sum(i / 4 * c for i, c in enumerate(penta)) / pairs
-            var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(penta)) / pairs
-            half = 1.96 * math.sqrt(var / pairs)
-            line += (f", pentanomial {penta} ({pairs} pairs): Elo {elo(mean):+.1f} "
-                     f"+/- {(elo(min(mean + half, 0.999)) - elo(max(mean - half, 0.001))) / 2:.1f}")
+            _, _, value, half = pentanomial_elo(penta)
+            line += f", pentanomial {penta} ({pairs} pairs): Elo {value:+.1f} +/- {half:.1f}"
         print(line)
         print(f"  as White W/D/L {r['white']}, as Black {r['black']}; lost on time: {r['time']}")
         dme = sum(r["dme"]) / max(len(r["dme"]), 1)

@@ -15,10 +15,9 @@ import math
 import re
 import sys
 
-from gauntlet_report import elo
+from gauntlet_report import pentanomial_elo
 
 PTNML = re.compile(r"Ptnml\(0-2\): \[([\d, ]+)\]")
-SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
 # The normalized model's scale: nElo = t * 800 / ln 10 / sqrt 2, t the score's mean over its
 # standard deviation per pair.
 NELO = 800 / math.log(10) / math.sqrt(2)
@@ -40,17 +39,13 @@ def pentanomial(arg):
 def figures(counts, elo0, elo1):
     """Pairs, score, Elo and its 95% half-width, nElo, and the LLR of H1 (elo1) against H0."""
     pairs = sum(counts)
-    mean = sum(s * c for s, c in zip(SCORES, counts)) / pairs
-    var = sum(c * (s - mean) ** 2 for s, c in zip(SCORES, counts)) / pairs
-    sd = math.sqrt(var)
+    mean, sd, value, half = pentanomial_elo(counts)
     if sd == 0:
         sys.exit("sprt_sum.py: every pair scored the same; the test has no variance to judge by")
     t = (mean - 0.5) / sd
     t0, t1 = elo0 / NELO, elo1 / NELO
     llr = pairs * ((t1 - t0) * t - (t1 * t1 - t0 * t0) / 2)
-
-    half = 1.96 * sd / math.sqrt(pairs)
-    return pairs, mean, elo(mean), (elo(mean + half) - elo(mean - half)) / 2, t * NELO, llr
+    return pairs, mean, value, half, t * NELO, llr
 
 
 def main(argv):
@@ -80,12 +75,12 @@ def main(argv):
     for name, counts in runs:
         print(f"{name}: {counts}")
         total = [a + b for a, b in zip(total, counts)]
-    pairs, mean, elo, half, nelo, llr = figures(total, elo0, elo1)
+    pairs, mean, value, half, nelo, llr = figures(total, elo0, elo1)
     bound = math.log((1 - 0.05) / 0.05)
     verdict = "H1 accepted" if llr >= bound else "H0 accepted" if llr <= -bound else "undecided"
     print(
         f"together {total}: {pairs} pairs, {2 * pairs} games, score {100 * mean:.2f}%, "
-        f"Elo {elo:+.1f} +/- {half:.1f}, nElo {nelo:+.1f}, "
+        f"Elo {value:+.1f} +/- {half:.1f}, nElo {nelo:+.1f}, "
         f"LLR {llr:.2f} ({-bound:.2f}, {bound:.2f}) [{elo0:g}, {elo1:g}]: {verdict}"
     )
 
