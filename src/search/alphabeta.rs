@@ -523,6 +523,7 @@ impl Worker {
             if root && self.state.main.is_some() {
                 self.announce_root_move(depth, m, move_count as usize);
             }
+            self.state.shared.tt.prefetch(pos.key_after_hint(m));
             let quiet = !m.is_capture() && !m.is_promotion();
             let piece = pos.moved_piece(m);
             let history = if quiet { self.history.quiet_score(side, piece, m, conts) } else { 0 };
@@ -864,6 +865,7 @@ impl Worker {
                     continue;
                 }
             }
+            self.state.shared.tt.prefetch(pos.key_after_hint(m));
             // The child's correction is looked up by this move.
             let child = self.make_and_enter(pos, ply, Some(m));
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
