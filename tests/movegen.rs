@@ -134,13 +134,12 @@ fn chess960_castling_rules() {
     }
 }
 
-/// `gives_check` answers, without making the move, what the position after it says: over every
-/// legal move of the positions above, three plies below them, and the first 200 positions of
-/// every perft suite (standard and Chess960, where `../shared` is there), with a ply below each.
-#[test]
-fn gives_check_agrees_with_making_the_move() {
+/// The positions above, three plies below them, and the first 200 positions of every perft
+/// suite (standard and Chess960, where `../shared` is there) with a ply below each; `what` names
+/// the test for the message when `../shared` is missing.
+fn positions_and_suites(what: &str) -> Vec<Position> {
     let mut positions = positions_below(3);
-    let suites = common::shared_data("perft", "gives_check on the perft suites' positions");
+    let suites = common::shared_data("perft", what);
     let files = suites.into_iter().flat_map(|dir| std::fs::read_dir(dir).unwrap()).flatten().map(|e| e.path());
     for suite in files.filter(|p| p.extension().is_some_and(|e| e == "epd")) {
         let Ok(text) = std::fs::read_to_string(suite) else { continue };
@@ -150,6 +149,14 @@ fn gives_check_agrees_with_making_the_move() {
             positions.push(pos);
         }
     }
+    positions
+}
+
+/// `gives_check` answers, without making the move, what the position after it says, over every
+/// legal move of [`positions_and_suites`].
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let positions = positions_and_suites("gives_check on the perft suites' positions");
     let (mut checks, mut moves) = (0, 0);
     for pos in &positions {
         for m in pos.legal_moves() {
@@ -164,21 +171,11 @@ fn gives_check_agrees_with_making_the_move() {
 
 /// The key the search prefetches before making a move is the child's key for every quiet move,
 /// double push and capture that changes no castling right and leaves no en passant capture
-/// (over the same positions as `gives_check` above, Chess960 among them): more than four moves
-/// in five even there, in positions chosen for castling, en passant and promotions.
+/// (over [`positions_and_suites`], Chess960 among them): more than four moves in five even
+/// there, in positions chosen for castling, en passant and promotions.
 #[test]
 fn the_prefetched_key_is_the_childs_key() {
-    let mut positions = positions_below(3);
-    let suites = common::shared_data("perft", "the prefetch key on the perft suites' positions");
-    let files = suites.into_iter().flat_map(|dir| std::fs::read_dir(dir).unwrap()).flatten().map(|e| e.path());
-    for suite in files.filter(|p| p.extension().is_some_and(|e| e == "epd")) {
-        let Ok(text) = std::fs::read_to_string(suite) else { continue };
-        for line in text.lines().take(200) {
-            let Ok(pos) = Position::from_fen(line.split(';').next().unwrap().trim()) else { continue };
-            positions.extend(pos.legal_moves().into_iter().map(|m| pos.make_move(m)));
-            positions.push(pos);
-        }
-    }
+    let positions = positions_and_suites("the prefetch key on the perft suites' positions");
     let (mut exact, mut moves) = (0, 0);
     for pos in &positions {
         for m in pos.legal_moves() {
