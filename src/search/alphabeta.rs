@@ -523,6 +523,8 @@ impl Worker {
             if root && self.state.main.is_some() {
                 self.announce_root_move(depth, m, move_count as usize);
             }
+            // The child's table entry is fetched now, while the move is judged and made: fetched
+            // when the child is entered, it came too late (docs/search.md).
             self.state.shared.tt.prefetch(pos.key_after_hint(m));
             let quiet = !m.is_capture() && !m.is_promotion();
             let piece = pos.moved_piece(m);
