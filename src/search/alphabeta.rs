@@ -867,7 +867,6 @@ impl Worker {
                     continue;
                 }
             }
-            self.state.shared.tt.prefetch(pos.key_after_hint(m));
             // The child's correction is looked up by this move.
             let child = self.make_and_enter(pos, ply, Some(m));
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
