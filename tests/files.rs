@@ -79,6 +79,7 @@ fn an_input_named_as_the_output_is_refused_and_kept() {
         vec!["tune", s(&txt), "--out", &dotted_txt, "--epochs", "1"],
         vec!["train", s(&vf), "--out", s(&link), "--epochs", "1"],
         vec!["train", s(&dir), "--out", &dotted, "--epochs", "1"],
+        vec!["datagen", &dotted_txt, "--book", s(&txt), "--games", "1"],
     ] {
         let (code, out, err) = corvid(&args);
         assert_eq!(code, Some(2), "{args:?}\n{out}{err}");

@@ -354,6 +354,7 @@ mod datagen_adjudication {
             output: Output::Games,
             dfrc: false,
             syzygy,
+            book: None,
         };
         let mut bytes = Vec::new();
         datagen::run(&options, &mut bytes, &mut |_| {}, &AtomicBool::new(false)).unwrap();

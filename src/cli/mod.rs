@@ -123,6 +123,11 @@ pub static SPECS: [Spec; 12] = [
             switch("--scores", "text as 'FEN | score | result'"),
             switch("--dfrc", "start from Double Fischer Random back ranks"),
             valued(
+                "--book",
+                "FILE",
+                "start each game from a random position of this EPD (as OpenBench's DATAGEN gives one), then --random-plies (default 2 with a book)",
+            ),
+            valued(
                 "--syzygy",
                 "PATHS",
                 "Syzygy tables (':'-separated folders): a game ends when a capture enters them, with their result",
@@ -167,6 +172,7 @@ pub static SPECS: [Spec; 12] = [
             valued("--batch", "N", "positions a step (default 16384)"),
             valued("--lr", "X", "learning rate at the start (default 0.001)"),
             valued("--lr-end", "X", "learning rate at the end of the cosine schedule (default 0.00001)"),
+            valued("--weight-decay", "X", "decoupled weight decay (AdamW), 0-1; 0 is plain Adam (default 0)"),
             valued("--schedule", "cosine|steps", "the learning rate falls along a cosine to --lr-end, or by 0.3 at 60% and 85% of the epochs (default cosine)"),
             valued("--min-ply", "N", "leave out the positions of a game's first N plies, counted from the standard start (default 0)"),
             valued("--lambda", "X", "weight of the search score against the result, 0-1 (default 0.75)"),
@@ -359,7 +365,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 first_game: 0,
                 nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
                 threads: p.int("--threads", std::thread::available_parallelism().map_or(1, |n| n.get()), 1, 1024)?,
-                random_plies: p.int("--random-plies", 8, 0, 200)?,
+                random_plies: p.int("--random-plies", if p.text("--book").is_some() { 2 } else { 8 }, 0, 200)?,
                 seed: p.int("--seed", 1, 0, u64::MAX)?,
                 use_nnue: use_nnue(&p),
                 output: match packed::Format::of(&ops[0]) {
@@ -373,6 +379,11 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 syzygy: match p.text("--syzygy") {
                     None => None,
                     Some(paths) => Some(datagen_tables(&paths)?),
+                },
+                book: match p.text("--book") {
+                    None => None,
+                    Some(_) if p.switch("--dfrc") => return Err("datagen: --book and --dfrc: give one".into()),
+                    Some(path) => Some(datagen::Book::new(crate::genfens::read_book(&path)?, &path)),
                 },
             },
         },
@@ -392,6 +403,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 batch: p.int("--batch", 16384, 1, 1 << 24)?,
                 lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
                 lr_end: p.float("--lr-end", f64::from(defaults.lr_end), 0.0, 10.0)? as f32,
+                weight_decay: p.float("--weight-decay", f64::from(defaults.weight_decay), 0.0, 1.0)? as f32,
                 schedule: match p.text("--schedule").as_deref() {
                     None | Some("cosine") => train::Schedule::Cosine,
                     Some("steps") => train::Schedule::Steps,
@@ -586,8 +598,10 @@ fn datagen_tables(paths: &str) -> Result<datagen::Syzygy, String> {
 fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> Result<(), String> {
     let path = datagen::data_path(name);
     let shown = path.display().to_string();
-    // Appended to: it must be a regular file (or none yet), never a device or a FIFO.
-    files::output_target(&path)?;
+    // Appended to: it must be a regular file (or none yet), never a device or a FIFO, and never
+    // the book the games start from.
+    let book = options.book.as_ref().map(|b| Path::new(&b.path));
+    files::check_output(&path, book.as_slice())?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -758,6 +772,8 @@ mod tests {
             "bench 0",
             "bench 3 --threads 0",
             "datagen out --nodes lots",
+            "datagen out.vf --book /nonexistent/book.epd",
+            "datagen out.vf --book Cargo.toml --dfrc",
             "train d --out n --lambda 2",
             "train d --out n --base nnue",
             "epd f --movetime -5",

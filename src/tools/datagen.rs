@@ -1,7 +1,8 @@
 //! `corvid datagen`: self-play games for training, and `corvid label`.
 //!
-//! Each game starts from a random opening (8 or 9 random plies from the standard position, or
-//! from a Double Fischer Random start with `dfrc`, kept when a short search finds it balanced:
+//! Each game starts from a random opening (8 or 9 random plies from the standard position, from
+//! a Double Fischer Random start with `dfrc`, or from a random position of a book with `book`, as
+//! OpenBench's DATAGEN gives one, kept when a short search finds it balanced:
 //! [`crate::genfens::Openings`]) and is played with a soft node limit a move (no iteration
 //! starts past it). Clear wins are adjudicated (six plies in a row at 15 pawns or more), and so
 //! are dead draws (twelve plies in a row within 0.1 pawn after the 40th), besides mate,
@@ -66,6 +67,42 @@ pub struct Options {
     pub dfrc: bool,
     /// Tables that end a game once it reaches them, and the paths they were opened from.
     pub syzygy: Option<Syzygy>,
+    /// Start positions to play from instead of the standard one (`random_plies` after them).
+    pub book: Option<Book>,
+}
+
+/// The start positions datagen plays from (`--book`): a book's playable positions.
+#[derive(Clone)]
+pub struct Book {
+    pub positions: Arc<Vec<Position>>,
+    /// As given, for the manifest's `remake`.
+    pub path: String,
+}
+
+impl Book {
+    /// The book's positions in order and its path.
+    pub fn new(positions: Vec<Position>, path: &str) -> Book {
+        Book { positions: Arc::new(positions), path: path.to_string() }
+    }
+
+    /// A fingerprint of the positions in their order (their keys, folded): a resumed run must
+    /// draw from the same book, wherever the file now lies.
+    pub fn id(&self) -> u64 {
+        self.positions
+            .iter()
+            .fold(0xCBF2_9CE4_8422_2325u64, |h, p| (h ^ p.key()).wrapping_mul(0x0100_0000_01B3).rotate_left(23))
+    }
+
+    /// The manifest's `book` setting: how many positions and which.
+    fn setting(&self) -> String {
+        format!("{} positions, {:016x}", self.positions.len(), self.id())
+    }
+}
+
+impl std::fmt::Debug for Book {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Book({}, {})", self.path, self.setting())
+    }
 }
 
 /// The tables datagen adjudicates with.
@@ -131,7 +168,11 @@ impl Player {
 
     fn play(&mut self, rng: &mut Rng, options: &Options) -> Played {
         let start = loop {
-            let base = if options.dfrc { dfrc_start(rng) } else { Position::startpos() };
+            let base = match &options.book {
+                Some(book) => book.positions[rng.below(book.positions.len())],
+                None if options.dfrc => dfrc_start(rng),
+                None => Position::startpos(),
+            };
             let plies = options.random_plies + rng.below(2);
             if let Some(pos) = self.openings.try_one(rng, &base, plies) {
                 break pos;
@@ -279,6 +320,8 @@ pub fn data_path(name: &str) -> std::path::PathBuf {
 
 /// The manifest's `syzygy` setting without tables.
 const NO_TABLES: &str = "none";
+/// The manifest's `book` setting without a book.
+const NO_BOOK: &str = "none";
 
 /// The manifest's `syzygy` setting: what the tables cover (not where they were: another machine
 /// keeps them elsewhere).
@@ -315,6 +358,9 @@ impl Manifest {
         if let Some(tb) = &options.syzygy {
             remake.push_str(&format!(" --syzygy {}", tb.paths));
         }
+        if let Some(book) = &options.book {
+            remake.push_str(&format!(" --book {}", book.path));
+        }
         if !options.use_nnue {
             remake.push_str(" --hce");
         }
@@ -333,6 +379,7 @@ impl Manifest {
             ("random_plies", options.random_plies.to_string()),
             ("dfrc", options.dfrc.to_string()),
             ("syzygy", options.syzygy.as_ref().map_or(NO_TABLES.to_string(), |tb| syzygy_setting(&tb.tables))),
+            ("book", options.book.as_ref().map_or(NO_BOOK.to_string(), Book::setting)),
             ("evaluation", evaluation),
             ("engine", format!("Corvid {} ({})", env!("CARGO_PKG_VERSION"), crate::nnue::BUILD_COMMIT)),
             ("remake", remake),
@@ -413,6 +460,7 @@ pub fn prepare_resume(
             .find(|(mk, _)| mk == k)
             .map(|(_, v)| v.as_str())
             .or((k == "syzygy").then_some(NO_TABLES))
+            .or((k == "book").then_some(NO_BOOK))
     };
     let differ: Vec<String> = settings
         .iter()
@@ -573,6 +621,7 @@ mod tests {
             output,
             dfrc: false,
             syzygy: None,
+            book: None,
         }
     }
 
@@ -650,6 +699,45 @@ mod tests {
     }
 
     #[test]
+    fn book_games_start_from_its_positions_and_the_manifest_names_the_book() {
+        // Two middlegame positions; with no random plies (one half the time), every game starts
+        // at one of them or one legal move after it, with the book's move counters.
+        let fens = [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 2 9",
+            "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R b - - 4 12",
+        ];
+        let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+        let book = Book::new(positions.clone(), "two.epd");
+        let opts = Options { random_plies: 0, book: Some(book.clone()), ..options(Output::Games, 6, 2) };
+        let (bytes, _) = generate(&opts);
+        let (mut reader, mut from) = (&bytes[..], [0, 0]);
+        while let Some(game) = Game::read(&mut reader).unwrap() {
+            let start = game.start;
+            let which = positions.iter().position(|p| {
+                p.key() == start.key() || p.legal_moves().iter().any(|&m| p.make_move(m).key() == start.key())
+            });
+            let which = which.unwrap_or_else(|| panic!("{} is not from the book", start.to_fen()));
+            from[which] += 1;
+            assert!(start.fullmove_number() >= 9, "{}", start.to_fen());
+        }
+        assert_eq!(from.iter().sum::<usize>(), 6);
+        // The manifest keeps which book (by its positions, not its path) and how to make it again.
+        let settings = Manifest::settings(&opts, "b.vf");
+        let get = |k: &str| get_setting(&settings, k);
+        assert_eq!(get("book"), format!("2 positions, {:016x}", book.id()));
+        assert!(get("remake").contains(" --book two.epd"), "{}", get("remake"));
+        let moved = Book::new(positions.clone(), "elsewhere/two.epd");
+        assert_eq!(moved.id(), book.id());
+        let reversed = Book::new(positions.iter().rev().copied().collect(), "two.epd");
+        assert_ne!(reversed.id(), book.id());
+        assert_eq!(get_setting(&Manifest::settings(&options(Output::Games, 1, 1), "s.vf"), "book"), "none");
+    }
+
+    fn get_setting(settings: &[(String, String)], key: &str) -> String {
+        settings.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap()
+    }
+
+    #[test]
     fn a_run_resumes_after_a_cut_where_it_stopped() {
         let dir = std::env::temp_dir().join(format!("corvid-datagen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -664,13 +752,23 @@ mod tests {
         assert!(prepare_resume(&data, Output::Games, &settings).unwrap_err().contains("without a manifest"));
         let manifest = Manifest { settings: settings.clone(), games: 1, positions: 0 };
         manifest.save(&data).unwrap();
-        assert_eq!(Manifest::parse(&std::fs::read_to_string(manifest_path(&data)).unwrap()), Ok(manifest));
+        assert_eq!(Manifest::parse(&std::fs::read_to_string(manifest_path(&data)).unwrap()), Ok(manifest.clone()));
         // The half game is cut; the games are counted from the file.
         assert_eq!(prepare_resume(&data, Output::Games, &settings), Ok((2, done.positions)));
         assert_eq!(std::fs::read(&data).unwrap(), bytes);
         // Other settings are refused.
         let other = Manifest::settings(&Options { nodes: 301, ..opts.clone() }, "games.vf");
         assert!(prepare_resume(&data, Output::Games, &other).unwrap_err().contains("nodes 301"));
+        // A file made without a book (its manifest from before the setting, too) is not resumed
+        // with one.
+        let book = Book::new(vec![Position::startpos()], "start.epd");
+        let with_book = Manifest::settings(&Options { book: Some(book), ..opts.clone() }, "games.vf");
+        assert!(prepare_resume(&data, Output::Games, &with_book).unwrap_err().contains("book 1 positions"));
+        let older: Vec<(String, String)> = settings.iter().filter(|(k, _)| k != "book").cloned().collect();
+        Manifest { settings: older, games: 1, positions: 0 }.save(&data).unwrap();
+        assert!(prepare_resume(&data, Output::Games, &with_book).unwrap_err().contains("book 1 positions"));
+        assert_eq!(prepare_resume(&data, Output::Games, &settings), Ok((2, done.positions)));
+        manifest.save(&data).unwrap();
         // Positions: the whole boards and lines of the games the manifest counts are kept; the
         // rest of a game cut by a write error (whole records among them) goes, or it would be
         // played and written twice.

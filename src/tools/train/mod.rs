@@ -69,6 +69,9 @@ pub struct Options {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// Decoupled weight decay (AdamW): each step every parameter shrinks by `lr * weight_decay`
+    /// of itself; 0 is plain Adam.
+    pub weight_decay: f32,
     /// Weight of the search score in the target (the rest is the game result).
     pub lambda: f32,
     pub threads: usize,
@@ -110,6 +113,7 @@ impl Options {
             epochs: 30,
             batch: 16384,
             lr: 0.001,
+            weight_decay: 0.0,
             lambda: 0.75,
             threads: 1,
             seed: 1,
@@ -181,7 +185,7 @@ impl<W: Write> Fit<'_, W> {
             for g in &rest[..used - 1] {
                 first[0].add(g);
             }
-            self.adam.step(&mut self.p, &first[0], self.lr, 1.0 / batch.len() as f32);
+            self.adam.step(&mut self.p, &first[0], self.lr, 1.0 / batch.len() as f32, self.options.weight_decay);
             // Within a long epoch, a line every ten seconds: how far, how fast, how long to go.
             self.done += batch.len();
             if self.last_line.elapsed().as_secs() >= 10 {

@@ -213,17 +213,21 @@ pub(super) struct Adam {
 }
 
 impl Adam {
-    pub(super) fn step(&mut self, p: &mut Params, g: &Params, lr: f32, scale: f32) {
+    /// One step of Adam on the gradient `g` (scaled by `scale`), with decoupled weight decay
+    /// (AdamW) when `decay` is above 0: every weight and bias first shrinks by `lr * decay` of
+    /// itself, apart from the gradient's moments, then takes Adam's step.
+    pub(super) fn step(&mut self, p: &mut Params, g: &Params, lr: f32, scale: f32, decay: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
         let c1 = 1.0 - B1.powi(self.t);
         let c2 = 1.0 - B2.powi(self.t);
+        let shrink = 1.0 - lr * decay;
         let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
             let g = g * scale;
             *m = B1 * *m + (1.0 - B1) * g;
             *v = B2 * *v + (1.0 - B2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            *w = *w * shrink - lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
             *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         };
         let groups = [

@@ -88,7 +88,7 @@ impl Record {
         let head = format!(
             "  \"engine\": \"corvid {}\",\n  \"network\": {},\n  \"data\": [\n    {}\n  ],\n  \
              \"positions\": {{\"train\": {train}, \"held_out\": {held_out}}},\n  \
-             \"settings\": {{\"epochs\": {}, \"batch\": {}, \"lr\": {:e}, \"schedule\": {schedule}, \
+             \"settings\": {{\"epochs\": {}, \"batch\": {}, \"lr\": {:e}, \"weight_decay\": {}, \"schedule\": {schedule}, \
              \"lambda\": {}, \"measure_lambda\": {MEASURE_LAMBDA}, \"min_ply\": {}, \"seed\": {}, \
              \"threads\": {}, \"base\": \"{base}\", \"init\": {init}, \"hidden\": {}, \
              \"king_buckets\": {{\"by_square\": {:?}, \"mirrored\": {}}}, \
@@ -99,6 +99,7 @@ impl Record {
             options.epochs,
             options.batch,
             options.lr,
+            options.weight_decay,
             options.lambda,
             options.min_ply,
             options.seed,

@@ -659,3 +659,43 @@ fn the_record_names_the_store_by_its_folder_and_anything_else_as_local() {
         assert_eq!(kept_at(&Path::new("/root/corvid-data/store").join(&name)), STORE, "{name}");
     }
 }
+
+#[test]
+fn weight_decay_shrinks_every_parameter_apart_from_the_gradients_step() {
+    // AdamW's decay is decoupled: the weights shrink by lr * decay of themselves, and Adam's own
+    // step (from the gradient's moments) is the same as without decay. Plain Adam (decay 0)
+    // leaves a weight with no gradient where it is.
+    let layout = Layout::PLAIN;
+    let mut start = Params::zeros(16, layout);
+    let mut grad = Params::zeros(16, layout);
+    for (i, w) in
+        start.fw.iter_mut().chain(start.fb.iter_mut()).chain(start.ow.iter_mut()).chain(start.ob.iter_mut()).enumerate()
+    {
+        *w = ((i % 13) as f32 - 6.0) * 0.05;
+    }
+    // A gradient on some weights only, as a batch touches only the inputs it holds.
+    for (i, g) in grad.fw.iter_mut().enumerate().filter(|(i, _)| i % 7 == 0) {
+        *g = ((i % 5) as f32 - 2.0) * 0.3;
+    }
+    grad.ob[3] = 0.7;
+    let (lr, decay) = (0.01, 0.1);
+    let fresh = || Adam { m: Params::zeros(16, layout), v: Params::zeros(16, layout), t: 0 };
+    let (mut plain, mut decayed) = (start.clone(), start.clone());
+    fresh().step(&mut plain, &grad, lr, 1.0, 0.0);
+    fresh().step(&mut decayed, &grad, lr, 1.0, decay);
+    let all = |p: &Params| [p.fw.clone(), p.fb.clone(), p.ow.clone(), p.ob.clone()].concat();
+    let (w0, wp, wd, g) = (all(&start), all(&plain), all(&decayed), all(&grad));
+    let mut moved = 0;
+    for i in 0..w0.len() {
+        let adam_step = wp[i] - w0[i];
+        if g[i] == 0.0 {
+            assert_eq!(adam_step, 0.0, "plain Adam moved parameter {i} with no gradient");
+        } else {
+            moved += 1;
+            assert!(adam_step.abs() > 1e-3, "parameter {i} with a gradient did not move");
+        }
+        let expected = w0[i] * (1.0 - lr * decay) + adam_step;
+        assert!((wd[i] - expected).abs() < 1e-6, "parameter {i}: {} against {expected}", wd[i]);
+    }
+    assert!(moved > 100);
+}
