@@ -108,8 +108,9 @@ fn uci_loop_basics_and_bad_input() {
     assert_eq!(code, 0);
     assert!(out.contains("id name Corvid") && out.contains("uciok") && out.contains("readyok"));
     assert!(out.contains("info string error: bad FEN"), "{out}");
-    // The bad FEN kept the previous position (after 1.e4 e5).
-    assert!(out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
+    // After the bad FEN there is no position: not the previous one (after 1.e4 e5) either.
+    assert!(out.contains("info string error: no position"), "{out}");
+    assert!(!out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
     // The illegal second e2e4 stops the list after the first move.
     assert!(out.contains("info string error: illegal move 'e2e4'"), "{out}");
     assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");

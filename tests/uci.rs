@@ -131,6 +131,93 @@ fn bad_input_never_confuses_the_engine() {
     fresh.search("", "go depth 2");
 }
 
+/// The answers of `go`s sent after a refused position: each one error line and one `bestmove
+/// 0000`, never a move of the position before.
+fn refused_answers(e: &mut Engine, go: &str) -> Vec<String> {
+    e.send(go);
+    let lines = e.wait_for("bestmove", 10_000);
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "'{go}': {lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: no position")), "'{go}': {lines:?}");
+    lines
+}
+
+#[test]
+fn a_refused_position_is_never_searched_as_another_one() {
+    // A GUI that sends a FEN Corvid refuses must not get a move of the position before (illegal
+    // in the GUI's, or an analysis of the wrong board): every `go` answers `bestmove 0000` with
+    // an error until a good `position` comes. Line by line, as a GUI sends them.
+    let mut e = Engine::start();
+    e.search("position startpos moves e2e4", "go depth 3");
+    for bad in ["position fen 8/8/8/8/8/8/8/8 w - - 0 1", "position fen not a fen", "position", "position fen"] {
+        e.send(bad);
+        for go in ["go depth 3", "go movetime 50", "go nodes 1000", "go wtime 1000 btime 1000"] {
+            refused_answers(&mut e, go);
+        }
+        e.send("go perft 2");
+        e.send("d");
+        e.send("isready");
+        let lines = e.wait_for("readyok", 5_000);
+        assert_eq!(lines.iter().filter(|l| l.starts_with("info string error: ")).count(), 2, "{bad}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("Fen:") || l.contains("Nodes searched")), "{bad}: {lines:?}");
+    }
+    // Infinite and ponder: the `0000` waits for `stop` or `ponderhit`, as a search's move would.
+    e.send("go infinite");
+    assert!(!e.quiet_for(300).iter().any(|l| l.starts_with("bestmove")), "bestmove before stop");
+    e.send("isready");
+    e.wait_for("readyok", 1_000);
+    e.send("stop");
+    assert_eq!(e.wait_for("bestmove", 1_000).last().unwrap(), "bestmove 0000");
+    e.send("go ponder wtime 1000 btime 1000");
+    assert!(!e.quiet_for(300).iter().any(|l| l.starts_with("bestmove")), "bestmove before ponderhit");
+    e.send("ponderhit");
+    assert_eq!(e.wait_for("bestmove", 1_000).last().unwrap(), "bestmove 0000");
+    assert!(!e.quiet_for(300).iter().any(|l| l.starts_with("bestmove")), "one bestmove a go");
+    // A new position ends a waiting `go infinite` as it ends a search: its `0000` first, then
+    // the good position is searched.
+    e.send("go infinite");
+    e.send_after(100, "position startpos moves d2d4");
+    e.send("go depth 3");
+    let mut lines = e.wait_for("bestmove", 5_000);
+    lines.extend(e.wait_for("bestmove", 10_000));
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 2, "{lines:?}");
+    assert_eq!(answers[0], "bestmove 0000");
+    let after_d4 = common::position_after("position startpos moves d2d4", false).unwrap();
+    common::check_bestmove(answers[1], &after_d4).unwrap();
+    // `ucinewgame` starts from the standard position again.
+    e.send("position fen not a fen");
+    e.send("ucinewgame");
+    e.search("", "go depth 3");
+    // An illegal move in the list is not a refused position: the game up to it is searched
+    // (as Stockfish does and GUIs' checkers expect).
+    e.search("position startpos moves e2e4 e7e5 g1g8", "go depth 3");
+    drop(e);
+
+    // All at once, as a script sends it: each `go` answered once, in order.
+    let mut e = Engine::start();
+    for line in [
+        "position fen not a fen",
+        "go depth 5",
+        "go infinite",
+        "stop",
+        "position startpos",
+        "go depth 4",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "go nodes 5000",
+        "isready",
+    ] {
+        e.send(line);
+    }
+    let lines = e.wait_for("readyok", 20_000);
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 4, "{lines:?}");
+    assert_eq!(
+        (answers[0].as_str(), answers[1].as_str(), answers[3].as_str()),
+        ("bestmove 0000", "bestmove 0000", "bestmove 0000")
+    );
+    common::check_bestmove(answers[2], &corvid::position::Position::startpos()).unwrap();
+}
+
 #[test]
 fn go_infinite_waits_for_stop_and_isready_answers_during_search() {
     let mut e = Engine::start();

@@ -38,8 +38,17 @@ impl Reporter for SharedPrinter {
 
 impl Engine {
     /// `ponderhit`: a search pondering goes on as a normal one, its clock starting now.
-    pub(super) fn ponderhit(&self) {
+    pub(super) fn ponderhit(&mut self) {
+        self.answer_null();
         self.searcher.ponderhit();
+    }
+
+    /// The `bestmove 0000` of a `go infinite` or `go ponder` given without a position, once
+    /// something ends that "search".
+    fn answer_null(&mut self) {
+        if std::mem::take(&mut self.null_answer_waits) {
+            say("bestmove 0000");
+        }
     }
 
     /// Runs `job` (`go perft`, `bench`) on a thread of its own, which `stop` and `quit` end
@@ -66,6 +75,7 @@ impl Engine {
     /// waiting here, for which this returns true. In a script (commands given as arguments) a
     /// search with limits of its own is waited for too, as the script expects.
     pub(super) fn settle(&mut self, input: &mut Input) -> bool {
+        self.answer_null();
         if self.script {
             if self.searcher.is_searching() && !self.search_waits_for_stop {
                 self.searcher.wait();
@@ -112,6 +122,7 @@ impl Engine {
     /// when this returns; helpers beyond the machine's cores may still be winding down, which
     /// the next search waits for).
     pub(super) fn stop_all(&mut self) {
+        self.answer_null();
         self.searcher.stop();
         self.searcher.wait_answered();
         if let Some(task) = &self.task {

@@ -106,6 +106,12 @@ pub struct Engine {
     task: Option<job::Task>,
     /// Whether the running search answers only after `stop` or `ponderhit`.
     search_waits_for_stop: bool,
+    /// The last `position` was refused: nothing is searched until a good one comes (a move of
+    /// the position before would be illegal in the GUI's, or an analysis of the wrong board).
+    no_position: bool,
+    /// A `go infinite` or `go ponder` without a position, whose `bestmove 0000` waits for the
+    /// `stop` or `ponderhit` (or whatever else ends a search) as a search's would.
+    null_answer_waits: bool,
     /// Lines read while waiting for a task, handled after it in their order, each with whether
     /// a `stop` sent after it has ended it before it began.
     deferred: VecDeque<(String, bool)>,
@@ -198,6 +204,8 @@ impl Engine {
             options,
             task: None,
             search_waits_for_stop: false,
+            no_position: false,
+            null_answer_waits: false,
             deferred: VecDeque::new(),
             quit_requested: false,
             script: false,
@@ -293,6 +301,7 @@ impl Engine {
                 self.position = Position::startpos();
                 self.position.set_chess960(self.options.chess960);
                 self.history.clear();
+                self.no_position = false;
             }
             Command::Position { start, moves } => {
                 self.settle(input);
@@ -300,7 +309,16 @@ impl Engine {
             }
             Command::Go(go) => {
                 let stopped = self.settle(input) || stopped;
-                self.go(go);
+                if self.no_position {
+                    say("info string error: no position (the last one was refused); send a good one");
+                    if go.infinite || go.ponder {
+                        self.null_answer_waits = true;
+                    } else {
+                        say("bestmove 0000");
+                    }
+                } else {
+                    self.go(go);
+                }
                 if stopped {
                     self.stop_all();
                 }
@@ -308,6 +326,10 @@ impl Engine {
             Command::GoPerft { depth } => {
                 if self.settle(input) || stopped {
                     return say_stopped("perft");
+                }
+                if self.no_position {
+                    say("info string error: perft: no position (the last one was refused)");
+                    return Flow::Continue;
                 }
                 let pos = self.position;
                 self.spawn_task("perft", move |stop| {
@@ -326,6 +348,9 @@ impl Engine {
                 }
                 self.stop_all();
                 return Flow::Quit;
+            }
+            Command::Display | Command::Eval if self.no_position => {
+                say("info string error: no position (the last one was refused)");
             }
             Command::Display => {
                 say(&self.position.to_string());
@@ -381,6 +406,11 @@ impl Engine {
                 }
             }
             Command::Help => say(help().trim_end()),
+            // A `position` that cannot be read is refused as a bad FEN is.
+            Command::Invalid(why) if line.split_whitespace().next() == Some("position") => {
+                self.no_position = true;
+                say(&format!("info string error: {why}; no position until a good one"));
+            }
             Command::Invalid(why) => say(&format!("info string error: {why}")),
             Command::Unknown(text) => report::complain(&format!("unknown command: {text}")),
             Command::Empty => {}
@@ -468,16 +498,21 @@ impl Engine {
         }
     }
 
-    /// `position`: a bad FEN keeps the previous position; an illegal move stops the move list at
-    /// the last legal move. Both are reported.
+    /// `position`: after a bad FEN there is no position, and every `go` answers `bestmove 0000`
+    /// until a good one comes; an illegal move stops the move list at the last legal move (as
+    /// Stockfish does). Both are reported.
     fn set_position(&mut self, start: Start, moves: &[String]) {
         let mut pos = match start {
             Start::StartPos => Position::startpos(),
             Start::Fen(fen) => match Position::from_fen(&fen) {
                 Ok(pos) => pos,
-                Err(e) => return say(&format!("info string error: bad FEN '{fen}': {e}; position unchanged")),
+                Err(e) => {
+                    self.no_position = true;
+                    return say(&format!("info string error: bad FEN '{fen}': {e}; no position until a good one"));
+                }
             },
         };
+        self.no_position = false;
         pos.set_chess960(self.options.chess960 || pos.is_chess960());
         let mut history = Vec::with_capacity(moves.len());
         for text in moves {
