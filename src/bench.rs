@@ -4,8 +4,10 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Job, Limits, Moment, Searcher, Silent, Solo, Worker};
 
@@ -64,28 +66,29 @@ pub const POSITIONS: [&str; 44] = [
 /// elapsed). The node count is the search's signature.
 pub fn bench(depth: u32) -> (u64, Duration) {
     let never = AtomicBool::new(false);
-    bench_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, &never)
+    bench_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, crate::nnue::embedded(), &never)
         .expect("16 MB can be allocated")
         .expect("nothing aborts it")
 }
 
 /// [`bench`] with `threads` threads (lazy SMP: the node count then varies from run to run) and a
-/// table of `hash_mb`, evaluating with the network when `use_nnue`; the time is the time to reach
-/// `depth` on every position. `Ok(None)` when `abort` was set before it finished; an error when
-/// the table cannot be allocated.
+/// table of `hash_mb`, evaluating with `network` when `use_nnue` (the embedded one, or the
+/// engine's `EvalFile`); the time is the time to reach `depth` on every position. `Ok(None)` when
+/// `abort` was set before it finished; an error when the table cannot be allocated.
 pub fn bench_with(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     use_nnue: bool,
+    network: &Arc<Network>,
     abort: &AtomicBool,
 ) -> Result<Option<(u64, Duration)>, String> {
     // Without threads (WebAssembly in a browser) the same search runs on this thread.
     if cfg!(target_family = "wasm") && threads == 1 {
-        return Ok(Some(bench_here(depth, hash_mb, use_nnue)?));
+        return Ok(Some(bench_here(depth, hash_mb, use_nnue, network)?));
     }
     let mut searcher = Searcher::with_hash(threads, hash_mb)?;
-    searcher.configure(use_nnue, crate::nnue::embedded());
+    searcher.configure(use_nnue, network);
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Moment::now();
     let mut nodes = 0;
@@ -103,10 +106,16 @@ pub fn bench_with(
 /// [`bench_with`] with one thread, on the caller's own (the worker that datagen uses, for fronts
 /// that have no threads): the same table, the same worker kept from position to position, the
 /// same searches, so the same node count.
-pub fn bench_here(depth: u32, hash_mb: usize, use_nnue: bool) -> Result<(u64, Duration), String> {
+pub fn bench_here(
+    depth: u32,
+    hash_mb: usize,
+    use_nnue: bool,
+    network: &Arc<Network>,
+) -> Result<(u64, Duration), String> {
     let solo = Solo::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
     let mut worker = Worker::new(0);
     worker.use_nnue = use_nnue;
+    worker.set_network(network);
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Moment::now();
     let mut nodes = 0;
@@ -121,7 +130,7 @@ pub fn bench_here(depth: u32, hash_mb: usize, use_nnue: bool) -> Result<(u64, Du
 /// Runs [`bench`] and prints the result; the last line is `<N> nodes <M> nps`.
 pub fn run(depth: u32, out: &mut impl Write) {
     let never = AtomicBool::new(false);
-    let _ = run_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, &never, out);
+    let _ = run_with(depth, 1, 16, crate::nnue::ON_BY_DEFAULT, crate::nnue::embedded(), &never, out);
 }
 
 /// Runs [`bench_with`] and prints the result: the last line is `<N> nodes <M> nps`, or `info
@@ -131,10 +140,11 @@ pub fn run_with(
     threads: usize,
     hash_mb: usize,
     use_nnue: bool,
+    network: &Arc<Network>,
     abort: &AtomicBool,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb, use_nnue, abort)? else {
+    let Some((nodes, elapsed)) = bench_with(depth, threads, hash_mb, use_nnue, network, abort)? else {
         let _ = writeln!(out, "info string bench stopped");
         let _ = out.flush();
         return Ok(());
@@ -171,8 +181,9 @@ mod tests {
         // one thread: the same node count at every depth tried, with either evaluation.
         let never = AtomicBool::new(false);
         for (depth, use_nnue) in [(5, true), (7, true), (6, false)] {
-            let pool = bench_with(depth, 1, 16, use_nnue, &never).unwrap().unwrap().0;
-            let here = bench_here(depth, 16, use_nnue).unwrap().0;
+            let net = crate::nnue::embedded();
+            let pool = bench_with(depth, 1, 16, use_nnue, net, &never).unwrap().unwrap().0;
+            let here = bench_here(depth, 16, use_nnue, net).unwrap().0;
             assert_eq!(here, pool, "depth {depth}, network {use_nnue}");
         }
     }

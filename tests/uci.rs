@@ -807,9 +807,19 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_one_in_use() {
     }
     e.send("position startpos moves e2e4");
     assert_eq!(base - network_eval(&mut e), white_to_move_gain, "the network in use was kept");
+    // `bench` searches with the network loaded, as the searches do.
+    e.send("bench 6");
+    let other_bench = e.wait_for_nodes();
     e.send("setoption name EvalFile value <embedded>");
     e.wait_for("info string EvalFile: the embedded network", 5_000);
     assert_eq!(network_eval(&mut e), base);
+    e.send("bench 6");
+    let embedded_bench = e.wait_for_nodes();
+    assert_ne!(other_bench, embedded_bench, "bench 6 searched the same with both networks");
+    e.send(&format!("setoption name EvalFile value {}", path("other.nnue")));
+    e.wait_for("info string EvalFile", 5_000);
+    e.send("bench 6");
+    assert_eq!(e.wait_for_nodes(), other_bench, "bench with a network is its own signature");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -529,7 +529,7 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         Subcommand::PerftBench { threads, shallow } => perft::bench_table(threads, shallow, &mut out)?,
         Subcommand::PerftSuite { file, options } => return run_suite(&file, &options, &mut out),
         Subcommand::Bench { depth, threads, hash_mb, use_nnue } => {
-            crate::bench::run_with(depth, threads, hash_mb, use_nnue, &never, &mut out)?;
+            crate::bench::run_with(depth, threads, hash_mb, use_nnue, crate::nnue::embedded(), &never, &mut out)?;
         }
         Subcommand::Epd { file, movetime, threads, hash_mb } => {
             let text = files::read_to_string(&file, files::MAX_INPUT)?;

@@ -377,10 +377,13 @@ impl Engine {
                     return say_stopped("bench");
                 }
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                // One thread and a fresh 16 MB table, as `corvid bench`, evaluating as the
+                // searches do: with `EvalFile`'s network, or without one where `UseNNUE` is off.
+                let (nnue, network) = (self.options.use_nnue, Arc::clone(&self.network));
                 self.spawn_task("bench", move |stop| {
-                    let (threads, hash, nnue) = (1, 16, crate::nnue::ON_BY_DEFAULT);
+                    let (threads, hash) = (1, 16);
                     let mut out = Vec::new();
-                    match crate::bench::run_with(depth, threads, hash, nnue, stop, &mut out) {
+                    match crate::bench::run_with(depth, threads, hash, nnue, &network, stop, &mut out) {
                         Ok(()) => say(String::from_utf8_lossy(&out).trim_end()),
                         Err(why) => say(&format!("info string error: {why}")),
                     }
@@ -389,12 +392,14 @@ impl Engine {
             Command::Genfens { count, seed, book } => {
                 // Run here, to its end: OpenBench sends `quit` right after it.
                 self.settle(input);
+                // A book that cannot be read gives no openings: openings from the standard
+                // position instead would be a test's book other than the one asked for.
                 let starts = match book.as_deref().map(crate::genfens::read_book) {
                     None => Vec::new(),
                     Some(Ok(starts)) => starts,
                     Some(Err(why)) => {
-                        say(&format!("info string error: genfens: {why}; starting from the standard position"));
-                        Vec::new()
+                        say(&format!("info string error: genfens: {why}; no openings"));
+                        return Flow::Continue;
                     }
                 };
                 let (found, short) = crate::genfens::generate_all(count, seed, &starts);

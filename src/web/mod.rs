@@ -138,6 +138,7 @@ mod exports {
     /// module is the same engine.
     #[no_mangle]
     pub extern "C" fn corvid_bench(depth: u32) -> u64 {
-        crate::bench::bench_here(depth, 16, crate::nnue::ON_BY_DEFAULT).map_or(0, |(nodes, _)| nodes)
+        crate::bench::bench_here(depth, 16, crate::nnue::ON_BY_DEFAULT, crate::nnue::embedded())
+            .map_or(0, |(nodes, _)| nodes)
     }
 }
