@@ -74,6 +74,12 @@ fn own_book_plays_from_the_book_and_a_bad_file_is_no_book() {
     assert!(out.contains("info string BookFile:"), "{out}");
     let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
     assert!(out.contains("info string book move") && book_moves.iter().any(|m| best.starts_with(m)), "{out}");
+    // In analysis (`UCI_AnalyseMode`, as GUIs set it for their analysis boards) the position is
+    // searched, book or not.
+    let out = run(&format!(
+        "setoption name BookFile value {DATA}/book.bin\nsetoption name OwnBook value true\nsetoption name UCI_AnalyseMode value true\nposition startpos\ngo depth 3\n"
+    ));
+    assert!(!out.contains("book move") && out.contains("info depth 3"), "{out}");
     // Out of the book, a search.
     let out = run(&format!(
         "setoption name BookFile value {DATA}/book.bin\nsetoption name OwnBook value true\nposition fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\ngo depth 3\n"

@@ -887,6 +887,13 @@ fn limited_strength_searches_less_and_still_takes_a_hanging_queen() {
     }
     let (_, still) = e.search("position startpos", "go depth 30");
     assert_eq!(total_nodes(&still), budget, "{still:?}");
+    // In analysis (`UCI_AnalyseMode`) the level does not hold: full strength.
+    e.send("setoption name UCI_AnalyseMode value true");
+    let (_, analysis) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&analysis) > 5_000, "{analysis:?}");
+    e.send("setoption name UCI_AnalyseMode value false");
+    let (_, again) = e.search("position startpos", "go depth 30");
+    assert_eq!(total_nodes(&again), budget, "{again:?}");
     // Off again: full strength.
     e.send("setoption name UCI_LimitStrength value false");
     let (_, off) = e.search("position startpos", "go depth 12");

@@ -156,7 +156,8 @@ impl Engine {
             say(&format!("info string no readable limit: searching for {UNREADABLE_GO_MS} ms"));
             go.movetime = Some(UNREADABLE_GO_MS);
         }
-        if self.options.own_book && !go.infinite && !go.ponder && go.searchmoves.is_empty() {
+        let analysis = self.options.analyse_mode;
+        if self.options.own_book && !analysis && !go.infinite && !go.ponder && go.searchmoves.is_empty() {
             if let Some(m) = self.book.as_ref().and_then(|b| b.pick(&pos, &mut self.book_rng)) {
                 let text = m.to_uci(pos.is_chess960()).to_string();
                 say(&format!("info string book move {text}"));

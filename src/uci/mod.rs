@@ -494,9 +494,10 @@ impl Engine {
         }
     }
 
-    /// What `UCI_LimitStrength` and `UCI_Elo` take away from the next search.
+    /// What `UCI_LimitStrength` and `UCI_Elo` take away from the next search (nothing in
+    /// analysis, `UCI_AnalyseMode`).
     pub(crate) fn weakness(&self) -> crate::search::Weakness {
-        if self.options.limit_strength {
+        if self.options.limit_strength && !self.options.analyse_mode {
             crate::search::Weakness::at(self.options.elo, self.noise_seed)
         } else {
             crate::search::Weakness::default()

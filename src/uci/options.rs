@@ -12,6 +12,8 @@ pub const NO_TABLES: &str = "<empty>";
 
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED: &str = "<embedded>";
+/// `UCI_Opponent` when no GUI has named one.
+pub const NO_OPPONENT: &str = "<empty>";
 
 /// The largest hash accepted (MiB); an allocation that fails is reported and the old table kept.
 pub const MAX_HASH_MB: usize = 1 << 25;
@@ -52,6 +54,8 @@ pub enum Kind {
     Button,
     /// Text (a path); empty or `none` means nothing is loaded.
     Text { none: &'static str },
+    /// Free text kept as given (`UCI_Opponent`); empty or `none` is none.
+    Words { none: &'static str },
 }
 
 /// One UCI option as the table declares it: its name, kind, one line of help, and how its
@@ -74,7 +78,9 @@ impl Spec {
             }
             Kind::Check => format!("option name {} type check default {default}", self.name),
             Kind::Button => format!("option name {} type button", self.name),
-            Kind::Text { .. } => format!("option name {} type string default {default}", self.name),
+            Kind::Text { .. } | Kind::Words { .. } => {
+                format!("option name {} type string default {default}", self.name)
+            }
         }
     }
 
@@ -87,6 +93,7 @@ impl Spec {
             Kind::Button => "button".to_string(),
             Kind::Text { none } if default == none => format!("a path, or {none} (the default)"),
             Kind::Text { none } => format!("a path, or {none}; default {default}"),
+            Kind::Words { none } => format!("text, or {none} (the default)"),
         };
         format!("  {:<18} {values}: {}", self.name, self.help)
     }
@@ -139,7 +146,7 @@ impl Setting for bool {
 impl Setting for String {
     /// The text trimmed; nothing, or only spaces, is the option's `none`.
     fn read(_name: &str, kind: Kind, text: Option<&str>) -> Result<String, String> {
-        let Kind::Text { none } = kind else { unreachable!("strings are text options") };
+        let (Kind::Text { none } | Kind::Words { none }) = kind else { unreachable!("strings are text options") };
         Ok(match text.map(str::trim) {
             None | Some("") => none.to_string(),
             Some(v) => v.to_string(),
@@ -274,6 +281,13 @@ options! {
         "a Polyglot opening book";
     /// Play at `elo` instead of full strength (`UCI_LimitStrength`).
     limit_strength: bool = false, "UCI_LimitStrength", Kind::Check, strength, "play at UCI_Elo";
+    /// Analysis (`UCI_AnalyseMode`, which GUIs set for their analysis boards): no book move and
+    /// full strength, whatever `OwnBook` and `UCI_LimitStrength` say.
+    analyse_mode: bool = false, "UCI_AnalyseMode", Kind::Check, strength,
+        "analysis: full strength and no book moves";
+    /// Who the opponent is (`UCI_Opponent`, as `title elo computer|human name`): kept, not used.
+    opponent: String = NO_OPPONENT.to_string(), "UCI_Opponent", Kind::Words { none: NO_OPPONENT }, store,
+        "the opponent, as the GUI names it (kept, not used)";
     /// The level played at when `limit_strength` is on (`UCI_Elo`).
     elo: u32 = DEFAULT_ELO, "UCI_Elo",
         Kind::Spin { min: crate::search::strength::MIN_ELO as u64, max: crate::search::strength::MAX_ELO as u64 },
@@ -417,6 +431,14 @@ mod tests {
                         );
                     }
                 }
+                Kind::Words { none } => {
+                    let mut o = Options::default();
+                    assert!(line.contains(none), "{line}");
+                    assert_eq!(o.set(spec.name, Some(" GM 2800 human Gary Kasparov ")), Ok(Change::Stored));
+                    assert_eq!((spec.show)(&o), "GM 2800 human Gary Kasparov");
+                    assert_eq!(o.set(spec.name, Some("")), Ok(Change::Stored));
+                    assert_eq!((spec.show)(&o), none);
+                }
             }
         }
     }
@@ -483,6 +505,10 @@ mod tests {
         assert_eq!(o.set("Syzygy50MoveRule", Some("false")), Ok(Change::Stored));
         assert!(!o.syzygy_rule50);
         let tunables = if params::TUNE_BUILD { params::TUNABLES.len() } else { 0 };
-        assert_eq!(o.declarations().len(), 18 + tunables);
+        assert_eq!(o.set("UCI_AnalyseMode", Some("true")), Ok(Change::Strength));
+        assert!(o.analyse_mode);
+        assert_eq!(o.set("UCI_Opponent", Some("IM 2400 computer Some Engine 1.0")), Ok(Change::Stored));
+        assert_eq!(o.opponent, "IM 2400 computer Some Engine 1.0");
+        assert_eq!(o.declarations().len(), 20 + tunables);
     }
 }
