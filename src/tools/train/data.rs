@@ -171,6 +171,21 @@ pub(super) struct Stream {
     pub(super) mirror: bool,
     /// See [`Options::min_ply`].
     pub(super) min_ply: u32,
+    /// The tag of one unit held out whatever `valid_every` says (see [`Stream::lowest_tag`]):
+    /// for data too small for one unit in `valid_every` to fall out.
+    pub(super) hold: Option<u64>,
+}
+
+/// What one pass over a stream saw besides its units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Pass {
+    /// Text lines that could not be read.
+    pub(super) bad: usize,
+    /// Units with positions.
+    pub(super) units: u64,
+    /// The lowest unit tag (a game's mixed key, a block's place): the unit
+    /// [`Stream::hold`] picks where none was held out, chosen by what it is, as the others are.
+    pub(super) lowest_tag: Option<u64>,
 }
 
 /// `pos` reflected left to right, files a and h swapped, when it has no castling rights: then
@@ -210,7 +225,16 @@ impl Stream {
             .iter()
             .map(|f| std::fs::metadata(f).map(|m| m.len()).map_err(|e| format!("{}: {e}", f.display())))
             .collect::<Result<_, _>>()?;
-        Ok(Stream { files, sizes, base, valid_every: VALID_EVERY, valid_max: VALID_MAX, mirror: false, min_ply: 0 })
+        Ok(Stream {
+            files,
+            sizes,
+            base,
+            valid_every: VALID_EVERY,
+            valid_max: VALID_MAX,
+            mirror: false,
+            min_ply: 0,
+            hold: None,
+        })
     }
 
     /// Reads `path`'s first `size` bytes (all of it if compressed, through `xz -dc`) into `read`,
@@ -254,18 +278,23 @@ impl Stream {
     /// unreadable text lines skipped. Of games, the positions worth training on are kept: not in
     /// check, the move played quiet, the score not a mate. A training unit's reflections follow
     /// it as a unit of their own.
-    pub(super) fn run(&self, mut sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<usize, String> {
+    pub(super) fn run(&self, sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<usize, String> {
+        self.pass(sink).map(|p| p.bad)
+    }
+
+    /// [`Stream::run`], with what the pass saw.
+    pub(super) fn pass(&self, mut sink: impl FnMut(Part, &Data) -> Result<(), String>) -> Result<Pass, String> {
         let (mut index, mut held, mut bad) = (0u64, 0usize, 0usize);
+        let mut lowest: Option<u64> = None;
         // `key`: what a game is (see `game_key`); blocks of positions go by their place.
         let mut emit = |unit: &mut Unit, key: Option<u64>| -> Result<(), String> {
             if unit.data.len() == 0 {
                 return Ok(());
             }
             index += 1;
-            let chosen = match key {
-                Some(key) => self.valid_every > 0 && mix(key) % self.valid_every == 0,
-                None => self.valid_every > 0 && index % self.valid_every == 0,
-            };
+            let tag = key.map_or(index, mix);
+            lowest = Some(lowest.map_or(tag, |l| l.min(tag)));
+            let chosen = self.hold == Some(tag) || (self.valid_every > 0 && tag % self.valid_every == 0);
             let valid = chosen && held < self.valid_max;
             let part = if valid { Part::Valid } else { Part::Train };
             if valid {
@@ -355,6 +384,6 @@ impl Stream {
                 emit(&mut unit, None)
             })?;
         }
-        Ok(bad)
+        Ok(Pass { bad, units: index, lowest_tag: lowest })
     }
 }

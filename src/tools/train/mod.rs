@@ -263,28 +263,43 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
             p.widened(options.hidden, options.seed)
         }
     };
-    let stream =
+    let mut stream =
         Stream { mirror: options.mirror, min_ply: options.min_ply, ..Stream::new(files.clone(), options.base)? };
     // The first pass: the held-out games, the number of training positions, and those
     // positions themselves while they fit the cache.
-    let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
-    let bad = stream.run(|part, unit| {
-        match part {
-            Part::Valid => valid.append(unit),
-            Part::Train => {
-                n += unit.len();
-                if cache.as_ref().is_some_and(|c| c.len() + unit.len() > options.cache.min(MAX_CACHE)) {
-                    cache = None;
-                }
-                if let Some(c) = &mut cache {
-                    c.append(unit);
+    let first_pass = |stream: &Stream| -> Result<_, String> {
+        let (mut valid, mut cache, mut n) = (Data::default(), Some(Data::default()), 0usize);
+        let pass = stream.pass(|part, unit| {
+            match part {
+                Part::Valid => valid.append(unit),
+                Part::Train => {
+                    n += unit.len();
+                    if cache.as_ref().is_some_and(|c| c.len() + unit.len() > options.cache.min(MAX_CACHE)) {
+                        cache = None;
+                    }
+                    if let Some(c) = &mut cache {
+                        c.append(unit);
+                    }
                 }
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        })?;
+        Ok((valid, cache, n, pass))
+    };
+    let (mut valid, mut cache, mut n, pass) = first_pass(&stream)?;
+    // Data too small for one game in VALID_EVERY to fall out (a short OpenBench DATAGEN run):
+    // the game with the lowest tag is held out, chosen by what it is as the others are.
+    if valid.len() == 0 && pass.units >= 2 {
+        stream.hold = pass.lowest_tag;
+        (valid, cache, n, _) = first_pass(&stream)?;
+    }
+    let bad = pass.bad;
     if n < 100 || valid.len() == 0 {
-        return Err(format!("{} training and {} held-out positions: too few to train on", n, valid.len()));
+        let why = match pass.units {
+            0 | 1 => "one game or block of positions at least must be held out and another trained on",
+            _ => "too few to train on",
+        };
+        return Err(format!("{} training and {} held-out positions: {why}", n, valid.len()));
     }
     let _ = writeln!(
         log,

@@ -699,3 +699,56 @@ fn weight_decay_shrinks_every_parameter_apart_from_the_gradients_step() {
     }
     assert!(moved > 100);
 }
+
+#[test]
+fn data_too_small_for_the_split_still_holds_out_one_game() {
+    // A short run (OpenBench's DATAGEN of a hundred games, say) can have no game among one in
+    // 50: then the game with the lowest tag is held out, by what it is, and the rest train.
+    let dir = std::env::temp_dir().join(format!("corvid-small-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("small.vf");
+    let games = random_games(6, 60, 31);
+    write_games(&path, &games);
+    let plain = Stream::new(vec![path.clone()], Base::None).unwrap();
+    let mut rule_held = 0;
+    let pass = plain.pass(|part, _| {
+        rule_held += usize::from(part == Part::Valid);
+        Ok(())
+    });
+    let pass = pass.unwrap();
+    assert_eq!((rule_held, pass.units), (0, 6), "these games are the case: none falls out by the rule");
+    // Held by its tag: one whole game, the same on every pass.
+    let held = |stream: &Stream| {
+        let mut valid = Vec::new();
+        stream
+            .run(|part, unit| {
+                if part == Part::Valid {
+                    valid.push(unit.len());
+                }
+                Ok(())
+            })
+            .unwrap();
+        valid
+    };
+    let stream = Stream { hold: pass.lowest_tag, ..Stream::new(vec![path.clone()], Base::None).unwrap() };
+    let one = held(&stream);
+    assert_eq!(one.len(), 1);
+    assert_eq!(held(&stream), one);
+    assert!(games.iter().any(|g| game_data(&dir, g).len() == one[0]), "a whole game: {one:?}");
+    // The trainer does that by itself, and says how many positions it held out.
+    let out = dir.join("small.nnue");
+    let options = Options {
+        epochs: 1,
+        batch: 32,
+        ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
+    };
+    let log = run(&options);
+    assert!(log.contains(&format!("and {} held out", one[0])), "{log}");
+    // One game cannot be both.
+    let single = dir.join("single.vf");
+    write_games(&single, &games[..1]);
+    let err = train(&Options { inputs: vec![single.to_string_lossy().into_owned()], ..options }, &mut Vec::new())
+        .unwrap_err();
+    assert!(err.contains("must be held out and another trained on"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
