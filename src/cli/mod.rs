@@ -18,6 +18,8 @@ use crate::tools::{datagen, epd, packed, train, tune};
 use crate::uci::{self, Engine};
 use args::{required, switch, valued, Parsed, Spec};
 
+/// The most threads a subcommand takes (`THREADS`' help says so; a test checks it).
+const MAX_THREADS: usize = 1024;
 const THREADS: args::Flag = valued("--threads", "N", "threads (1-1024; default 1)");
 const HASH: args::Flag = valued("--hash", "MB", "hash table size in MiB");
 const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the default)");
@@ -283,7 +285,7 @@ pub fn help() -> String {
 }
 
 fn threads(p: &Parsed) -> Result<usize, String> {
-    p.int("--threads", 1, 1, 1024)
+    p.int("--threads", 1, 1, MAX_THREADS)
 }
 
 /// The network switches: the last of `--nnue` and `--hce` wins; neither, the engine's default.
@@ -352,7 +354,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
             file: ops[0].clone(),
             epochs: p.int("--epochs", 2000, 0, 100_000_000)?,
             limit: p.int("--limit", usize::MAX, 1, usize::MAX)?,
-            threads: p.int("--threads", 1, 1, 256)?,
+            threads: threads(&p)?,
             lr: p.float("--lr", 1.0, 0.0, 1e6)?,
             reg: p.float("--reg", 0.0, 0.0, 1e6)?,
             time_limit: p.float("--time", f64::INFINITY, 0.0, f64::INFINITY)?,
@@ -364,7 +366,12 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 games: p.int("--games", 100, 1, usize::MAX)?,
                 first_game: 0,
                 nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
-                threads: p.int("--threads", std::thread::available_parallelism().map_or(1, |n| n.get()), 1, 1024)?,
+                threads: p.int(
+                    "--threads",
+                    std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    1,
+                    MAX_THREADS,
+                )?,
                 random_plies: p.int("--random-plies", if p.text("--book").is_some() { 2 } else { 8 }, 0, 200)?,
                 seed: p.int("--seed", 1, 0, u64::MAX)?,
                 use_nnue: use_nnue(&p),
@@ -411,7 +418,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 },
                 min_ply: p.int("--min-ply", 0, 0, 10_000)?,
                 lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
-                threads: p.int("--threads", 1, 1, 256)?,
+                threads: threads(&p)?,
                 seed: p.int("--seed", 1, 0, u64::MAX)?,
                 base: match p.text("--base").as_deref() {
                     None | Some("none") => Base::None,
@@ -782,6 +789,15 @@ mod tests {
             assert!(!e.starts_with("usage"), "{bad}: a value error names the value: {e}");
         }
         assert!(matches!(parse_line("datagen --help"), Ok(Subcommand::Help(Some(s))) if s.name == "datagen"));
+        // Every subcommand with threads takes the range the help gives.
+        assert!(THREADS.help.contains(&format!("1-{MAX_THREADS}")), "{}", THREADS.help);
+        for name in
+            ["perft 3", "perft-bench", "bench", "epd f", "label a b", "tune f", "train d --out n", "datagen o.vf"]
+        {
+            let cmd = |n: usize| parse_line(&format!("{name} --threads {n}"));
+            assert!(cmd(MAX_THREADS).is_ok(), "{name}: {:?}", cmd(MAX_THREADS).err());
+            assert!(cmd(MAX_THREADS + 1).is_err(), "{name}");
+        }
         assert!(matches!(parse_line("help label"), Ok(Subcommand::Help(Some(s))) if s.name == "label"));
         assert!(parse_line("help frobnicate").is_err());
         assert!(matches!(parse_line(""), Ok(Subcommand::Uci)));
