@@ -151,13 +151,17 @@ const BAD_MOVES: &[&str] = &[
 /// What the engine's game state should be after each line, as far as `bestmove` depends on it:
 /// the position (with its Chess960 flag) and the options.
 struct Model {
+    /// The last position set (kept for making lines when a later one was refused).
     pos: Position,
+    /// The last `position` was refused: every `go` answers `bestmove 0000` until a good one.
+    refused: bool,
     options: Options,
 }
 
 impl Model {
-    /// Mirrors `corvid::uci::Engine`'s handling of the commands that change the position.
-    fn apply(&mut self, cmd: &Uci) {
+    /// Mirrors `corvid::uci::Engine`'s handling of the commands that change the position
+    /// (`line` is the command as sent).
+    fn apply(&mut self, cmd: &Uci, line: &str) {
         match cmd {
             Uci::SetOption { name, value } => {
                 if let Ok(Change::Stored) = self.options.set(name, value.as_deref()) {
@@ -168,15 +172,21 @@ impl Model {
             Uci::UciNewGame => {
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.options.chess960);
+                self.refused = false;
             }
+            Uci::Invalid(_) if line.split_whitespace().next() == Some("position") => self.refused = true,
             Uci::Position { start, moves } => {
                 let mut pos = match start {
                     Start::StartPos => Position::startpos(),
                     Start::Fen(fen) => match Position::from_fen(fen) {
                         Ok(pos) => pos,
-                        Err(_) => return,
+                        Err(_) => {
+                            self.refused = true;
+                            return;
+                        }
                     },
                 };
+                self.refused = false;
                 pos.set_chess960(self.options.chess960 || pos.is_chess960());
                 for text in moves {
                     match pos.parse_uci_move(text) {
@@ -222,7 +232,7 @@ impl Generator {
     fn new(seed: u64) -> Generator {
         Generator {
             rng: Rng::new(seed),
-            model: Model { pos: Position::startpos(), options: Options::default() },
+            model: Model { pos: Position::startpos(), refused: false, options: Options::default() },
             seen: FENS.iter().map(|f| f.to_string()).collect(),
         }
     }
@@ -648,8 +658,8 @@ impl Generator {
 struct Written {
     stdin: ChildStdin,
     log: Vec<String>,
-    /// The model position at each `go`, in order.
-    gos: Vec<Position>,
+    /// The model position at each `go`, in order (`None`: after a refused position).
+    gos: Vec<Option<Position>>,
     /// The index in `log` of each `go`.
     go_lines: Vec<usize>,
     readies: usize,
@@ -675,10 +685,10 @@ fn spawn_writer(
                 if !bounded(&cmd) {
                     continue;
                 }
-                gen.model.apply(&cmd);
+                gen.model.apply(&cmd, &line);
                 match cmd {
                     Uci::Go(_) => {
-                        gos.push(gen.model.pos);
+                        gos.push((!gen.model.refused).then_some(gen.model.pos));
                         go_lines.push(log.len());
                     }
                     Uci::IsReady => readies += 1,
@@ -930,6 +940,12 @@ fn uci_loop_survives_100k_fuzzed_lines() {
         fail(&why, seed, &written.log, &engine);
     }
     for (i, (line, pos)) in engine.bestmoves.iter().zip(&written.gos).enumerate() {
+        let Some(pos) = pos else {
+            if line != "bestmove 0000" {
+                fail(&format!("go #{i}: '{line}' after a refused position"), seed, &written.log, &engine);
+            }
+            continue;
+        };
         if let Err(why) = common::check_bestmove(line, pos) {
             let why = format!("go #{i}: '{line}': {why} in {} (chess960 {})", pos.to_fen(), pos.is_chess960());
             fail(&why, seed, &written.log, &engine);

@@ -8,7 +8,9 @@
 # Prints one line per disagreement and a summary; exits 1 on any disagreement.
 #
 # The engine is Corvid (tests/fuzz.rs); nothing here comes from its parser. Rules read from the
-# specification: a FEN the board cannot take leaves the position as it was; the move list stops
+# specification: a `position` that cannot be read, or a FEN the board cannot take, leaves no
+# position, and every search until a good `position` or `ucinewgame` answers `bestmove 0000` (a
+# move of the position before would be one the GUI did not ask about); the move list stops
 # at the first move that is not legal, keeping the moves before it; `ucinewgame` goes back to the
 # start position; `UCI_Chess960` (a check option, "true" or "false" in any case) writes castling
 # as king takes rook, and a FEN whose castling rights only Chess960 has is a Chess960 position
@@ -92,7 +94,8 @@ def main():
             checked += 1
             if not ok:
                 bad += 1
-                print(f"line {n} ({line[:80]!r}): '{best}' {why} in {board.fen()} (chess960 {board.chess960})")
+                where = "no position" if board is None else f"{board.fen()} (chess960 {board.chess960})"
+                print(f"line {n} ({line[:80]!r}): '{best}' {why} in {where}")
             continue
         if not w:
             continue
@@ -108,11 +111,10 @@ def main():
                 v = value.strip().lower()
                 if v in ("true", "false"):
                     chess960 = v == "true"
-                    board.chess960 = chess960 or board.has_chess960_castling_rights()
+                    if board is not None:
+                        board.chess960 = chess960 or board.has_chess960_castling_rights()
         elif w[0] == "position":
-            new = position(w[1:], chess960)
-            if new is not None:
-                board = new
+            board = position(w[1:], chess960)
     if gos:
         print(f"{len(gos)} searches not found in the log")
         bad += 1
@@ -146,6 +148,8 @@ def check(board, line):
     w = words(line)
     if len(w) not in (2, 4) or w[0] != "bestmove" or (len(w) == 4 and w[2] != "ponder"):
         return False, "is malformed"
+    if board is None:
+        return w[1] == "0000" and len(w) == 2, "is a move after a refused position"
     if w[1] == "0000":
         return (not any(board.legal_moves)), "has a legal move"
     move = parse_move(board, w[1])
