@@ -159,9 +159,8 @@ struct Model {
 }
 
 impl Model {
-    /// Mirrors `corvid::uci::Engine`'s handling of the commands that change the position
-    /// (`line` is the command as sent).
-    fn apply(&mut self, cmd: &Uci, line: &str) {
+    /// Mirrors `corvid::uci::Engine`'s handling of the commands that change the position.
+    fn apply(&mut self, cmd: &Uci) {
         match cmd {
             Uci::SetOption { name, value } => {
                 if let Ok(Change::Stored) = self.options.set(name, value.as_deref()) {
@@ -174,7 +173,7 @@ impl Model {
                 self.pos.set_chess960(self.options.chess960);
                 self.refused = false;
             }
-            Uci::Invalid(_) if line.split_whitespace().next() == Some("position") => self.refused = true,
+            Uci::BadPosition(_) => self.refused = true,
             Uci::Position { start, moves } => {
                 let mut pos = match start {
                     Start::StartPos => Position::startpos(),
@@ -685,7 +684,7 @@ fn spawn_writer(
                 if !bounded(&cmd) {
                     continue;
                 }
-                gen.model.apply(&cmd, &line);
+                gen.model.apply(&cmd);
                 match cmd {
                     Uci::Go(_) => {
                         gos.push((!gen.model.refused).then_some(gen.model.pos));

@@ -87,6 +87,8 @@ pub enum Command {
     Help,
     /// A known command with bad arguments, with the reason.
     Invalid(String),
+    /// A `position` that cannot be read, with the reason: the engine then has no position.
+    BadPosition(String),
     /// Not a command this engine knows.
     Unknown(String),
     /// A blank line.
@@ -160,16 +162,16 @@ fn parse_position(words: &[&str]) -> Command {
         ["fen", rest @ ..] => {
             let end = rest.iter().position(|&w| w == "moves").unwrap_or(rest.len());
             if end == 0 {
-                return Command::Invalid("position fen: missing FEN".into());
+                return Command::BadPosition("position fen: missing FEN".into());
             }
             (Start::Fen(rest[..end].join(" ")), &rest[end..])
         }
-        _ => return Command::Invalid("usage: position startpos|fen <fen> [moves <move>...]".into()),
+        _ => return Command::BadPosition("usage: position startpos|fen <fen> [moves <move>...]".into()),
     };
     let moves = match rest {
         [] => Vec::new(),
         ["moves", moves @ ..] => moves.iter().map(|m| m.to_string()).collect(),
-        _ => return Command::Invalid(format!("position: expected 'moves', found '{}'", rest[0])),
+        _ => return Command::BadPosition(format!("position: expected 'moves', found '{}'", rest[0])),
     };
     Command::Position { start, moves }
 }
@@ -276,9 +278,9 @@ mod tests {
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1"),
             Command::Position { start: Start::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()), moves: vec![] }
         );
-        assert!(matches!(parse("position fen moves e2e4"), Command::Invalid(_)));
-        assert!(matches!(parse("position"), Command::Invalid(_)));
-        assert!(matches!(parse("position startpos e2e4"), Command::Invalid(_)));
+        assert!(matches!(parse("position fen moves e2e4"), Command::BadPosition(_)));
+        assert!(matches!(parse("position"), Command::BadPosition(_)));
+        assert!(matches!(parse("position startpos e2e4"), Command::BadPosition(_)));
         assert_eq!(parse("xyzzy 3"), Command::Unknown("xyzzy 3".into()));
         assert_eq!(parse(""), Command::Empty);
         assert_eq!(parse("debug off"), Command::Debug(false));

@@ -412,7 +412,7 @@ impl Engine {
             }
             Command::Help => say(help().trim_end()),
             // A `position` that cannot be read is refused as a bad FEN is.
-            Command::Invalid(why) if line.split_whitespace().next() == Some("position") => {
+            Command::BadPosition(why) => {
                 self.no_position = true;
                 say(&format!("info string error: {why}; no position until a good one"));
             }
