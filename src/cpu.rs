@@ -277,10 +277,11 @@ pub fn released(level: Option<&str>) -> Option<&str> {
     }
 }
 
-/// The name of the release artefact for a processor of `level`: `corvid-0.2.0-linux-x86-64-v3-magic`.
+/// The name of the release artefact for a processor of `level`: `corvid-linux-x86-64-v3-magic`.
+/// Names carry no version, so that a link to the latest release's file keeps working.
 pub fn artefact(level: Option<&str>, magic: bool) -> String {
     let exe = if cfg!(target_os = "windows") { ".exe" } else { "" };
-    format!("corvid-{}-{SYSTEM}-{}{exe}", env!("CARGO_PKG_VERSION"), level_name(released(level), magic))
+    format!("corvid-{SYSTEM}-{}{exe}", level_name(released(level), magic))
 }
 
 /// The level this build was compiled for, and whether its sliders are magic where its level
@@ -344,8 +345,6 @@ fn refuse(missing: u64) -> ! {
         }
     }
     raw::put(".\ncorvid: take the release artefact corvid-");
-    raw::put(env!("CARGO_PKG_VERSION"));
-    raw::put("-");
     raw::put(SYSTEM);
     raw::put("-");
     raw::put(level.unwrap_or(std::env::consts::ARCH));
@@ -470,16 +469,15 @@ mod tests {
     }
 
     #[test]
-    fn artefacts_are_named_version_system_level() {
-        let v = env!("CARGO_PKG_VERSION");
+    fn artefacts_are_named_system_level_without_the_version() {
         let exe = if cfg!(windows) { ".exe" } else { "" };
-        assert_eq!(artefact(Some("x86-64-v3"), true), format!("corvid-{v}-{SYSTEM}-x86-64-v3-magic{exe}"));
-        assert_eq!(artefact(Some("x86-64"), false), format!("corvid-{v}-{SYSTEM}-x86-64{exe}"));
+        assert_eq!(artefact(Some("x86-64-v3"), true), format!("corvid-{SYSTEM}-x86-64-v3-magic{exe}"));
+        assert_eq!(artefact(Some("x86-64"), false), format!("corvid-{SYSTEM}-x86-64{exe}"));
         // No file is built above v3: an AVX-512 processor takes the v3 one.
-        assert_eq!(artefact(Some("x86-64-v4"), false), format!("corvid-{v}-{SYSTEM}-x86-64-v3{exe}"));
+        assert_eq!(artefact(Some("x86-64-v4"), false), format!("corvid-{SYSTEM}-x86-64-v3{exe}"));
         assert_eq!(released(Some("x86-64-v4")), Some("x86-64-v3"));
         assert_eq!(released(Some("x86-64-v2")), Some("x86-64-v2"));
         assert_eq!(released(None), None);
-        assert_eq!(artefact(None, false), format!("corvid-{v}-{SYSTEM}-{}{exe}", std::env::consts::ARCH));
+        assert_eq!(artefact(None, false), format!("corvid-{SYSTEM}-{}{exe}", std::env::consts::ARCH));
     }
 }

@@ -4,8 +4,8 @@
 # figure and its ratio to the first build's. Nothing else may run meanwhile.
 #
 #   docs/scripts/speed_side_by_side.sh ROUNDS label=command [label=command ...]
-#   docs/scripts/speed_side_by_side.sh 5 native=target/release/corvid "v3=dist/corvid-0.2.0-linux-x86-64-v3" \
-#       "win-v3=wine dist/corvid-0.2.0-windows-x86-64-v3.exe"
+#   docs/scripts/speed_side_by_side.sh 5 native=target/release/corvid "v3=dist/corvid-linux-x86-64-v3" \
+#       "win-v3=wine dist/corvid-windows-x86-64-v3.exe"
 #
 # PERFT="name|depth|fen;..." replaces the positions (the default: start 6, Kiwipete 5,
 # position 3 at 7, 4 at 5, 5 at 5, each well under a second on one core).
