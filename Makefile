@@ -10,6 +10,8 @@
 # constant is a UCI option and `corvid spsa` prints OpenBench's SPSA input; at the defaults it
 # plays exactly as the normal build (same bench).
 EXE ?= corvid
+# An OpenBench SPSA tune builds plain `make`: its branch sets `TUNE ?= 1` on the next line
+# (docs/testing.md, "SPSA on OpenBench").
 TUNE ?=
 EVALFILE ?=
 PEXT ?=

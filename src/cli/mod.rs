@@ -515,8 +515,13 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
             if !params::TUNE_BUILD {
                 return Err("spsa: this build has no tunable options; build one with 'make TUNE=1'".into());
             }
-            for t in params::TUNABLES {
-                writeln!(out, "{}", t.openbench_line()).map_err(|e| e.to_string())?;
+            // No newline after the last line where the output goes to a file or a clipboard tool:
+            // OpenBench rejects SPSA input that ends in an empty line. A terminal gets one, so
+            // that the prompt starts on a line of its own.
+            use std::io::IsTerminal;
+            write!(out, "{}", params::openbench_input()).map_err(|e| e.to_string())?;
+            if std::io::stdout().is_terminal() {
+                writeln!(out).map_err(|e| e.to_string())?;
             }
         }
         Subcommand::Perft { depth, fen, threads, hash_mb, chess960 } => {

@@ -70,6 +70,13 @@ macro_rules! p {
 }
 pub(crate) use p;
 
+/// OpenBench's SPSA input for every tunable, one line each, with no newline after the last:
+/// OpenBench reads each line of the field it is pasted into, and an empty last line makes it
+/// reject the whole input as "Malformed SPSA Input".
+pub fn openbench_input() -> String {
+    TUNABLES.iter().map(Tunable::openbench_line).collect::<Vec<_>>().join("\n")
+}
+
 /// Whether this build takes the tunables as UCI options (`make TUNE=1`).
 pub const TUNE_BUILD: bool = cfg!(feature = "tune");
 
@@ -293,6 +300,25 @@ mod tests {
         }
         assert_eq!(tunable("rfp_margin").map(|t| t.name), Some("RFP_MARGIN"));
         assert_eq!(p!(RFP_MARGIN), value("RFP_MARGIN").unwrap());
+    }
+
+    #[test]
+    fn openbench_input_is_one_line_a_tunable_and_no_empty_line() {
+        let input = openbench_input();
+        assert!(!input.ends_with('\n') && !input.starts_with('\n'), "{input:?}");
+        // As OpenBench reads it: every line, split at commas, has seven fields.
+        let lines: Vec<&str> = input.split('\n').collect();
+        assert_eq!(lines.len(), TUNABLES.len());
+        for (line, t) in lines.iter().zip(TUNABLES) {
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!(fields[0], t.name);
+            assert_eq!(fields[1], "int");
+            let value: f64 = fields[2].parse().unwrap();
+            let (min, max): (f64, f64) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
+            assert!(min <= value && value <= max, "{line}");
+            assert!(fields[5].parse::<f64>().unwrap() > 0.0 && fields[6].parse::<f64>().unwrap() > 0.0, "{line}");
+        }
     }
 
     #[test]
