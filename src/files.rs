@@ -53,6 +53,145 @@ pub fn read_to_string(path: impl AsRef<Path>, max: u64) -> Result<String, String
     String::from_utf8(read(path, max)?).map_err(|_| format!("{}: not UTF-8 text", path.display()))
 }
 
+/// How a data file is packed, by the end of its name: `.xz`, `.bz2` or `.gz` (one compressed
+/// stream, or several back to back), or `.tar` (an archive of files of one kind, each plain or
+/// `.bz2`, as OpenBench keeps a DATAGEN test's games: a `.pgn.tar` of `.pgn.bz2` files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    Plain,
+    Xz,
+    Bzip2,
+    Gzip,
+    Tar,
+}
+
+impl Packing {
+    /// The packing of `name` and the name without its suffix (`games.pgn.tar` -> `games.pgn`),
+    /// which says what the data is.
+    pub fn of(name: &str) -> (Packing, &str) {
+        for (suffix, packing) in
+            [(".xz", Packing::Xz), (".bz2", Packing::Bzip2), (".gz", Packing::Gzip), (".tar", Packing::Tar)]
+        {
+            if let Some(inner) = name.strip_suffix(suffix) {
+                return (packing, inner);
+            }
+        }
+        (Packing::Plain, name)
+    }
+
+    /// The system's tool that unpacks a compressed stream, with its arguments.
+    fn tool(self) -> Option<(&'static str, [&'static str; 2])> {
+        match self {
+            Packing::Xz => Some(("xz", ["-dc", "--"])),
+            Packing::Bzip2 => Some(("bzip2", ["-dc", "--"])),
+            Packing::Gzip => Some(("gzip", ["-dc", "--"])),
+            Packing::Plain | Packing::Tar => None,
+        }
+    }
+}
+
+/// A data input read unpacked: a plain file as it is, a compressed one through the system's own
+/// `xz`, `bzip2` or `gzip` (`-dc`), a tar archive through `tar -xOf` (its files one after the
+/// other), then `bzip2 -dc` where its files are `.bz2`. [`Unpacked::finish`] checks that every
+/// tool ended well; dropped before, they are stopped.
+pub struct Unpacked {
+    reader: Box<dyn Read + Send>,
+    tools: Vec<(&'static str, std::process::Child)>,
+    name: String,
+}
+
+impl Unpacked {
+    /// Opens `path` (a regular file) for reading unpacked, by the end of its name.
+    pub fn open(path: &Path) -> Result<Unpacked, String> {
+        use std::process::{Command, Stdio};
+        let name = path.display().to_string();
+        check_input(path)?;
+        let spawn = |tool: &'static str, command: &mut Command| {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| {
+                format!("{name}: cannot run {tool} to unpack it ({e}); install {tool}, or unpack the file first")
+            })
+        };
+        let (packing, _) = Packing::of(&name);
+        let mut tools = Vec::new();
+        let reader: Box<dyn Read + Send> =
+            if let Some((tool, args)) = packing.tool() {
+                let mut child = spawn(tool, Command::new(tool).args(args).arg(path).stdin(Stdio::null()))?;
+                let out = child.stdout.take().expect("piped");
+                tools.push((tool, child));
+                Box::new(out)
+            } else if packing == Packing::Tar {
+                // What the archive holds decides how its files are read: all of one packing.
+                let listed =
+                    Command::new("tar").arg("-tf").arg(path).stdin(Stdio::null()).output().map_err(|e| {
+                        format!("{name}: cannot run tar to read it ({e}); install tar, or unpack it first")
+                    })?;
+                if !listed.status.success() {
+                    let why = String::from_utf8_lossy(&listed.stderr);
+                    return Err(format!("{name}: not a tar archive tar can read: {}", why.trim()));
+                }
+                let listing = String::from_utf8_lossy(&listed.stdout);
+                let members: Vec<&str> = listing.lines().filter(|l| !l.ends_with('/')).collect();
+                let inner = members.first().map(|m| Packing::of(m).0);
+                match inner {
+                    None => return Err(format!("{name}: an empty archive")),
+                    Some(p) if members.iter().any(|m| Packing::of(m).0 != p) => {
+                        return Err(format!("{name}: its files are packed in different ways; unpack it first"))
+                    }
+                    Some(Packing::Plain | Packing::Bzip2) => {}
+                    Some(other) => {
+                        return Err(format!("{name}: holds {other:?}-packed files, read here only plain or .bz2"))
+                    }
+                }
+                let mut tar = spawn("tar", Command::new("tar").arg("-xOf").arg(path).stdin(Stdio::null()))?;
+                let out = tar.stdout.take().expect("piped");
+                tools.push(("tar", tar));
+                if inner == Some(Packing::Bzip2) {
+                    let mut bzip2 = spawn("bzip2", Command::new("bzip2").arg("-dc").stdin(Stdio::from(out)))?;
+                    let out = bzip2.stdout.take().expect("piped");
+                    tools.push(("bzip2", bzip2));
+                    Box::new(out)
+                } else {
+                    Box::new(out)
+                }
+            } else {
+                Box::new(File::open(path).map_err(|e| format!("{name}: {e}"))?)
+            };
+        Ok(Unpacked { reader, tools, name })
+    }
+
+    /// Waits for the tools that unpacked the file and checks that each ended well (the reader
+    /// read to the end first: a tool stopped early is an error here).
+    pub fn finish(mut self) -> Result<(), String> {
+        // What is left unread is drained, so that no tool waits on a full pipe.
+        let _ = io::copy(&mut self.reader, &mut io::sink());
+        for (tool, child) in std::mem::take(&mut self.tools) {
+            let output = child.wait_with_output().map_err(|e| format!("{}: {tool}: {e}", self.name))?;
+            if !output.status.success() {
+                // The tool's first line says what went wrong (bzip2 goes on for a dozen).
+                let why = String::from_utf8_lossy(&output.stderr);
+                let why = why.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no message");
+                return Err(format!("{}: {tool} failed: {why}", self.name));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Read for Unpacked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf)
+    }
+}
+
+impl Drop for Unpacked {
+    fn drop(&mut self) {
+        for (_, child) in &mut self.tools {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 /// Whether two paths name the same existing file (device and inode; through links).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {

@@ -214,3 +214,105 @@ fn the_wrong_file_for_a_suite_or_a_labelling_is_an_error_and_makes_nothing() {
     assert!(!labelled.exists(), "no output is made from nothing");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A match runner's game with evaluation comments, as OpenBench's workers and fastchess write it.
+#[cfg(unix)]
+fn runner_game(round: u32, moves: &str, result: &str) -> String {
+    format!("[Event \"t\"]\n[Round \"{round}\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n")
+}
+
+/// Whether the system has `tool` (the unpacking tools are the system's own).
+#[cfg(unix)]
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+/// OpenBench keeps a DATAGEN test's games as a `.pgn.tar` of `.pgn.bz2` files: `convert` and
+/// `train` read it (and `.bz2`, `.xz`, `.gz`, a tar of plain files) as the PGN it holds, the same
+/// games and positions; a damaged or mixed archive is an error that names the file and writes
+/// nothing.
+#[cfg(unix)]
+#[test]
+fn openbench_datagen_archives_and_compressed_pgn_read_as_the_pgn() {
+    for tool in ["tar", "bzip2", "xz", "gzip"] {
+        if !have(tool) {
+            assert!(std::env::var_os("CI").is_none(), "{tool} is missing under CI");
+            eprintln!("skipped: no {tool}");
+            return;
+        }
+    }
+    let dir = scratch("packed");
+    // Five games of knights going out and back, 62 plies each (enough positions to train on),
+    // each from its own first moves.
+    let shuffle = |round: u32, opening: &str, white: [&str; 2], black: [&str; 2], result: &str| {
+        let mut moves = opening.to_string();
+        for n in 0..30 {
+            let (w, b) = (white[n % 2], black[n % 2]);
+            moves += &format!(" {}. {w} {{+0.{n:02}/9 0.1s}} {b} {{-0.{n:02}/9 0.1s}}", n + 2);
+        }
+        runner_game(round, &moves, result)
+    };
+    let parts = [
+        shuffle(1, "1. e4 {+0.31/10 0.1s} e5 {-0.25/10 0.1s}", ["Nf3", "Ng1"], ["Nf6", "Ng8"], "1/2-1/2"),
+        shuffle(2, "1. d4 {+0.20/9 0.1s} d5 {-0.18/9 0.1s}", ["Nc3", "Nb1"], ["Nc6", "Nb8"], "1-0"),
+        shuffle(3, "1. c4 {+0.10/8 0.1s} e5 {-0.12/8 0.1s}", ["Nh3", "Ng1"], ["Na6", "Nb8"], "0-1"),
+        shuffle(4, "1. e3 {+0.05/8 0.1s} e6 {-0.05/8 0.1s}", ["Ne2", "Ng1"], ["Ne7", "Ng8"], "1/2-1/2"),
+        shuffle(5, "1. g3 {+0.12/8 0.1s} g6 {-0.11/8 0.1s}", ["Na3", "Nb1"], ["Nh6", "Ng8"], "1-0"),
+    ];
+    let sh = |command: &str| {
+        let status = Command::new("sh").arg("-c").arg(command).current_dir(&dir).status().unwrap();
+        assert!(status.success(), "{command}");
+    };
+    for (i, part) in parts.iter().enumerate() {
+        std::fs::write(dir.join(format!("p{i}.pgn")), part).unwrap();
+    }
+    std::fs::write(dir.join("all.pgn"), parts.concat()).unwrap();
+    sh("for i in 0 1 2 3 4; do bzip2 -k p$i.pgn; done && tar -cf games.pgn.tar p?.pgn.bz2");
+    sh("tar -cf plain.pgn.tar p?.pgn && bzip2 -k all.pgn && xz -k all.pgn && gzip -k all.pgn");
+    let text = |input: &str| {
+        let out = dir.join(format!("{input}.txt"));
+        let (code, stdout, err) = corvid(&["convert", s(&dir.join(input)), s(&out)]);
+        assert_eq!(code, Some(0), "{input}: {stdout}{err}");
+        assert!(stdout.starts_with("5 games, "), "{input}: {stdout}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let plain = text("all.pgn");
+    assert!(plain.lines().count() >= 300, "{plain}");
+    for packed in ["games.pgn.tar", "plain.pgn.tar", "all.pgn.bz2", "all.pgn.xz", "all.pgn.gz"] {
+        assert_eq!(text(packed), plain, "{packed}");
+    }
+
+    // `train` takes the archive, named or in a directory, with the positions of the PGN.
+    let data = dir.join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::copy(dir.join("games.pgn.tar"), data.join("games.pgn.tar")).unwrap();
+    let net = dir.join("n.nnue");
+    let (code, out, err) = corvid(&["train", s(&data), "--out", s(&net), "--epochs", "1", "--base", "hce"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let record = std::fs::read_to_string(dir.join("n.nnue.json")).unwrap();
+    let positions =
+        |record: &str| record.split("\"positions\": ").nth(1).unwrap().split('}').next().unwrap().to_string();
+    let (code, out, err) =
+        corvid(&["train", s(&dir.join("all.pgn")), "--out", s(&net), "--epochs", "1", "--base", "hce"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let plain_record = std::fs::read_to_string(dir.join("n.nnue.json")).unwrap();
+    assert_eq!(positions(&record), positions(&plain_record));
+
+    // A damaged stream, an archive of mixed packing and a file that is no archive: an error
+    // naming the file, and no output.
+    let bz = std::fs::read(dir.join("all.pgn.bz2")).unwrap();
+    std::fs::write(dir.join("cut.pgn.bz2"), &bz[..bz.len() / 2]).unwrap();
+    sh("tar -cf mixed.pgn.tar p0.pgn p1.pgn.bz2 && cp all.pgn fake.pgn.tar");
+    for (input, why) in [
+        ("cut.pgn.bz2", "bzip2 failed"),
+        ("mixed.pgn.tar", "packed in different ways"),
+        ("fake.pgn.tar", "not a tar archive"),
+    ] {
+        let out = dir.join("bad.txt");
+        let (code, stdout, err) = corvid(&["convert", s(&dir.join(input)), s(&out)]);
+        assert_eq!(code, Some(2), "{input}: {stdout}{err}");
+        assert!(err.contains(input) && err.contains(why), "{input}: {err}");
+        assert!(!out.exists(), "{input}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -153,7 +153,8 @@ pub static SPECS: [Spec; 12] = [
         about: "Convert training data: .vf (viriformat games), .bin (marlinformat positions, 32 bytes \
                 each), .pgn (a match runner's games with evaluation comments, read only) and any \
                 other name as 'FEN | score | result' text. Games become positions or text; \
-                positions and text convert into each other.",
+                positions and text convert into each other. The input may be packed as .xz, .bz2, \
+                .gz or .tar (OpenBench's DATAGEN .pgn.tar of .pgn.bz2 files), unpacked on the way.",
         flags: &[],
     },
     Spec {
@@ -161,8 +162,10 @@ pub static SPECS: [Spec; 12] = [
         operands: "<data>...",
         arity: (1, 1024),
         about: "Train the evaluation network on .vf games (the quiet positions out of check), .bin \
-                boards, .pgn with evaluation comments, or 'FEN | score | result' text, each also as \
-                .xz (read through xz -dc); a directory stands for all its data files. About one game \
+                boards, .pgn with evaluation comments, or 'FEN | score | result' text, each also \
+                packed as .xz, .bz2, .gz or .tar (OpenBench's .pgn.tar of .pgn.bz2 files; unpacked \
+                through the system's xz, bzip2, gzip and tar); a directory stands for all its data \
+                files. About one game \
                 in 50, chosen by what it is and not where it lies (one block of 256 positions where \
                 the data has no games), is held out, at most 200,000 positions; the measure (the \
                 held-out loss with the search score weighted 0.5, whatever --lambda) picks the epoch \
@@ -572,10 +575,14 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
         }
         Subcommand::Train(options) => train::train(&options, &mut out)?,
         Subcommand::Convert { input, output } => {
-            let (from, to) = (packed::Format::of(&input), packed::Format::of(&output));
+            let from = packed::Format::of(files::Packing::of(&input).1);
+            let to = packed::Format::of(&output);
             packed::Format::check(from, to)?;
-            let file = files::open(Path::new(&input), u64::MAX)?;
-            let mut reader = io::BufReader::new(file);
+            if files::Packing::of(&output).0 != files::Packing::Plain {
+                return Err(format!("{output}: written plain only; name it without the .xz, .bz2, .gz or .tar"));
+            }
+            let mut unpacked = files::Unpacked::open(Path::new(&input))?;
+            let mut reader = io::BufReader::new(&mut unpacked);
             // Written beside the output and renamed over it when whole: an error leaves the
             // file that was there.
             let mut writer = files::Output::create(Path::new(&output), &[Path::new(&input)])?;
@@ -585,6 +592,9 @@ pub fn run(command: Subcommand) -> Result<i32, String> {
                 true => format!("{output}: {e}"),
                 false => format!("{input}: {e}"),
             })?;
+            drop(reader);
+            // A tool that failed while unpacking leaves the output as it was.
+            unpacked.finish()?;
             writer.commit()?;
             writeln!(out, "{games} games, {positions} positions: {input} ({from:?}) -> {output} ({to:?})")
                 .map_err(|e| e.to_string())?;

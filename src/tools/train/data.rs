@@ -101,7 +101,7 @@ pub(super) fn push_features(pos: &Position, out: &mut Vec<u16>) {
 }
 
 /// The data files of `inputs`: each file as named, and each directory's `.vf`, `.bin`, `.pgn`
-/// and `.txt` files (each also compressed, `.xz`) in the order of their names.
+/// and `.txt` files (each also packed: `.xz`, `.bz2`, `.gz`, `.tar`) in the order of their names.
 pub(super) fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for input in inputs {
@@ -118,13 +118,13 @@ pub(super) fn data_files(inputs: &[String]) -> Result<Vec<PathBuf>, String> {
             .filter(|p| p.is_file())
             .filter(|p| {
                 let name = p.to_string_lossy();
-                let name = name.strip_suffix(".xz").unwrap_or(&name);
+                let name = crate::files::Packing::of(&name).1;
                 [".vf", ".bin", ".pgn", ".txt"].iter().any(|k| name.ends_with(k))
             })
             .collect();
         if found.is_empty() {
             return Err(format!(
-                "{input}: no training data in this directory (.vf, .bin, .pgn or .txt files, or .xz of them)"
+                "{input}: no training data in this directory (.vf, .bin, .pgn or .txt files, or .xz, .bz2, .gz or .tar of them)"
             ));
         }
         found.sort();
@@ -237,41 +237,23 @@ impl Stream {
         })
     }
 
-    /// Reads `path`'s first `size` bytes (all of it if compressed, through `xz -dc`) into `read`,
-    /// and then checks that `xz` ended well.
+    /// Reads `path`'s first `size` bytes (all of it if packed: `.xz`, `.bz2`, `.gz` or a `.tar`
+    /// archive, unpacked by [`crate::files::Unpacked`]) into `read`, and then checks that the
+    /// unpacking ended well.
     pub(super) fn open(
         path: &Path,
         size: u64,
         read: &mut dyn FnMut(&mut dyn BufRead) -> Result<(), String>,
     ) -> Result<(), String> {
         let name = path.display();
-        if !path.to_string_lossy().ends_with(".xz") {
+        if crate::files::Packing::of(&path.to_string_lossy()).0 == crate::files::Packing::Plain {
             let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
             return read(&mut BufReader::with_capacity(1 << 20, file.take(size)));
         }
-        let mut child = std::process::Command::new("xz")
-            .args(["-dc", "--"])
-            .arg(path)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                format!("{name}: cannot run xz to decompress it ({e}); install xz, or decompress it first (xz -dk)")
-            })?;
-        let stdout = child.stdout.take().expect("piped");
-        let result = read(&mut BufReader::with_capacity(1 << 20, stdout));
-        // Stopped early (an error, or the trainer done with it): xz is not left running.
-        if result.is_err() {
-            let _ = child.kill();
-        }
-        let output = child.wait_with_output().map_err(|e| format!("{name}: xz: {e}"))?;
-        result?;
-        if !output.status.success() {
-            let why = String::from_utf8_lossy(&output.stderr);
-            return Err(format!("{name}: xz failed: {}", why.trim()));
-        }
-        Ok(())
+        let mut unpacked = crate::files::Unpacked::open(path)?;
+        // Stopped early (an error), the unpacking tools are stopped with it (dropped).
+        read(&mut BufReader::with_capacity(1 << 20, &mut unpacked))?;
+        unpacked.finish()
     }
 
     /// Reads every file, handing each unit to `sink` with its part; returns the number of
@@ -324,7 +306,7 @@ impl Stream {
         for (path, &size) in self.files.iter().zip(&self.sizes) {
             let name = path.display();
             let plain = path.to_string_lossy();
-            let format = Format::of(plain.strip_suffix(".xz").unwrap_or(&plain));
+            let format = Format::of(crate::files::Packing::of(&plain).1);
             Stream::open(path, size, &mut |reader| {
                 match format {
                     Format::Text => {

@@ -17,7 +17,9 @@
 //! (a hash of its start and first moves), not by where it lies, so the same games are held out
 //! whatever other files, their order or the settings: the held-out loss with the fixed blend
 //! [`MEASURE_LAMBDA`] (the *measure*) is one scale for every recipe, and picks the epoch kept.
-//! Files ending in `.xz` are read through `xz -dc` (the self-play store is kept so); `--min-ply`
+//! Packed files are read unpacked ([`crate::files::Unpacked`]): `.xz` (the self-play store is
+//! kept so), `.bz2`, `.gz`, and `.tar` archives such as OpenBench's `.pgn.tar` of `.pgn.bz2`
+//! files; `--min-ply`
 //! leaves out the positions of a game's first plies (the random opening and the moves just after). The training positions stay in memory when
 //! they fit the cache (`--cache`); otherwise each epoch reads the files again, a loader thread
 //! filling windows of `--buffer` positions that are shuffled and trained on while the next one is
