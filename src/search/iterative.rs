@@ -310,19 +310,21 @@ impl Worker {
         }
         if self.state.nodes & 1023 == 0 {
             self.flush_nodes();
-            // The main thread's part: with helpers, `go nodes` counts every thread's nodes (one
-            // thread counts exactly, above; here the main thread adds up all counters now and
-            // then); the GUI's `stop` (or what a front polled for it hears); the hard time limit.
             let state = &mut self.state;
+            // With helpers, `go nodes` counts every thread's nodes (one thread counts exactly,
+            // above): every thread adds up all counters now and then, so that the limit holds
+            // while the main thread waits for a core on a busy machine.
+            if state.limits_armed
+                && state.node_limit != u64::MAX
+                && state.shared.counters.len() > 1
+                && state.shared.total_nodes() >= state.node_limit
+            {
+                state.shared.stop.store(true, Ordering::Relaxed);
+            }
+            // The main thread's part: the GUI's `stop` (or what a front polled for it hears);
+            // the hard time limit.
             if let Some(main) = &mut state.main {
                 let shared = &state.shared;
-                if state.limits_armed
-                    && state.node_limit != u64::MAX
-                    && shared.counters.len() > 1
-                    && shared.total_nodes() >= state.node_limit
-                {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
                 match super::poll_interrupt() {
                     super::Interrupt::Nothing => {}
                     super::Interrupt::Stop => {
