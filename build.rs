@@ -287,6 +287,12 @@ fn main() {
     if use_pext {
         println!("cargo:rustc-cfg=corvid_pext");
     }
+    // WebAssembly's stack is 1 MiB unless the linker is told otherwise. A search frame holds
+    // move lists sized for any position a board editor makes (682 moves, movelist.rs), and the
+    // search can be 128 plies deep: 4 MiB leaves room.
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg=-zstack-size=4194304");
+    }
 
     let mut rng = Rng(0x00C0_2B1D_5EED_0001);
     let mut attacks = Vec::new();

@@ -57,14 +57,12 @@ def board_from(fen_words, chess960_option):
     # A check that no last move could have given is still a position to play from; any other
     # fault python-chess finds (kings, pawns on the last rank, the side not to move in check,
     # castling rights or an en-passant square that cannot be) refuses it.
-    if board.status() & ~chess.STATUS_IMPOSSIBLE_CHECK:
+    # More material than a game can reach (a board editor's position) is played too, as
+    # Stockfish and shakmaty's `ignore_too_much_material` play it.
+    beyond_game = (chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+                   | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+    if board.status() & ~(chess.STATUS_IMPOSSIBLE_CHECK | beyond_game):
         return None
-    # More material than eight pawns and their promotions can give is no game's position.
-    for color in chess.COLORS:
-        n = lambda piece, usual: max(0, len(board.pieces(piece, color)) - usual)
-        promoted = n(chess.QUEEN, 1) + n(chess.ROOK, 2) + n(chess.BISHOP, 2) + n(chess.KNIGHT, 2)
-        if len(board.pieces(chess.PAWN, color)) + promoted > 8:
-            return None
     board.chess960 = chess960_option or board.has_chess960_castling_rights()
     return board
 

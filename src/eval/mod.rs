@@ -46,6 +46,49 @@ impl EvalState {
     }
 }
 
+/// Whether `pos` holds more material than a game can reach: over 16 pieces a side, over 8 pawns,
+/// or more promoted pieces (queens past one, rooks, bishops and knights past two) than missing
+/// pawns. Board editors make such positions and Corvid plays them, but its evaluations are
+/// built for a game's material: the packed terms and the network's accumulators are bounded by
+/// it. Such a position is evaluated by [`beyond_game_eval`] instead.
+#[inline]
+pub fn beyond_game(pos: &Position) -> bool {
+    use crate::types::PieceType;
+    Color::ALL.iter().any(|&color| {
+        let n = |pt| pos.colored_pieces(color, pt).count();
+        let pawns = n(PieceType::Pawn);
+        let promoted = n(PieceType::Queen).saturating_sub(1)
+            + n(PieceType::Rook).saturating_sub(2)
+            + n(PieceType::Bishop).saturating_sub(2)
+            + n(PieceType::Knight).saturating_sub(2);
+        pos.colored(color).count() > 16 || pawns > 8 || promoted + pawns > 8
+    })
+}
+
+/// The largest evaluation [`beyond_game_eval`] gives: a clear advantage, never a mate or a
+/// tablebase score.
+pub const BEYOND_GAME_MAX: i32 = 10_000;
+
+/// The evaluation of a position beyond a game's material ([`beyond_game`]): material and
+/// piece-square values summed in full-width integers, tapered by phase, for the side to move,
+/// within `±BEYOND_GAME_MAX`.
+pub fn beyond_game_eval(pos: &Position) -> i32 {
+    let (mut mg, mut eg) = (0i32, 0i32);
+    for sq in pos.occupied() {
+        if let Some(piece) = pos.piece_on(sq) {
+            let v = psqt(piece, sq);
+            (mg, eg) = (mg + v.mg(), eg + v.eg());
+        }
+    }
+    let phase = phase(pos);
+    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let us = match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    us.clamp(-BEYOND_GAME_MAX, BEYOND_GAME_MAX)
+}
+
 /// The evaluation in centipawns from the side to move's point of view, computing the pawn terms
 /// afresh (no table, no allocation).
 pub fn evaluate(pos: &Position) -> i32 {
@@ -65,6 +108,9 @@ fn evaluate_inner(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
     if let Some(won) = bare_king(pos) {
         return won;
     }
+    if beyond_game(pos) {
+        return beyond_game_eval(pos);
+    }
     let outcome = terms::evaluate_terms(pos, pawns, &mut NoTrace);
     let white = taper(outcome);
     match pos.side_to_move() {
@@ -77,6 +123,9 @@ fn evaluate_inner(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
 /// phase, for the side to move: the base that a PSQT-residual network corrects.
 #[inline]
 pub fn material_psqt(pos: &Position) -> i32 {
+    if beyond_game(pos) {
+        return beyond_game_eval(pos);
+    }
     let white = taper(Outcome { score: pos.psq(), phase: phase(pos), scale: SCALE_NORMAL });
     match pos.side_to_move() {
         Color::White => white,

@@ -161,6 +161,9 @@ impl Network {
     pub fn evaluate_full(&self, pos: &Position) -> i32 {
         if crate::eval::insufficient_material(pos) {
             0
+        } else if crate::eval::beyond_game(pos) {
+            // The accumulators are bounded for a game's material only.
+            crate::eval::beyond_game_eval(pos)
         } else {
             self.base.value(pos) + self.evaluate_position(pos)
         }

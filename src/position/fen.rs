@@ -29,9 +29,6 @@ pub enum FenError {
     ExtraKing(Color),
     /// A pawn on the first or last rank.
     PawnOnBackRank(Square),
-    /// More pieces than a game can produce: over 16 a side, over 8 pawns, or more promoted
-    /// pieces than missing pawns.
-    TooMuchMaterial(Color),
     /// The side-to-move field is not `w` or `b`.
     BadSideToMove(String),
     /// The side that is not to move is in check.
@@ -63,7 +60,6 @@ impl fmt::Display for FenError {
             FenError::MissingKing(c) => write!(f, "{} has no king", color_name(*c)),
             FenError::ExtraKing(c) => write!(f, "{} has more than one king", color_name(*c)),
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, on the first or last rank"),
-            FenError::TooMuchMaterial(c) => write!(f, "{} has more material than a game can reach", color_name(*c)),
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
             FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
@@ -213,17 +209,6 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
     let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
     if let Some(sq) = (pos.pieces(PieceType::Pawn) & back_ranks).first() {
         return Err(FenError::PawnOnBackRank(sq));
-    }
-    for color in Color::ALL {
-        let n = |pt| pos.colored_pieces(color, pt).count();
-        let pawns = n(PieceType::Pawn);
-        let promoted = n(PieceType::Queen).saturating_sub(1)
-            + n(PieceType::Rook).saturating_sub(2)
-            + n(PieceType::Bishop).saturating_sub(2)
-            + n(PieceType::Knight).saturating_sub(2);
-        if pos.colored(color).count() > 16 || pawns > 8 || promoted > 8 - pawns {
-            return Err(FenError::TooMuchMaterial(color));
-        }
     }
     Ok(())
 }

@@ -152,6 +152,10 @@ impl Worker {
             // A bare king against mating material: a known win the network cannot see.
             if let Some(won) = eval::bare_king(pos) {
                 won
+            } else if eval::beyond_game(pos) {
+                // More material than a game reaches (a board editor's position): the network's
+                // accumulators are bounded for a game's material only.
+                eval::beyond_game_eval(pos)
             } else {
                 self.nnue.base().value_with(pos, Some(&mut self.pawns)) + self.nnue.evaluate(ply)
             }

@@ -356,6 +356,14 @@ impl Engine {
                 say(&self.position.to_string());
                 say(&lookup_line());
             }
+            Command::Eval if crate::eval::beyond_game(&self.position) => {
+                let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
+                say(&format!(
+                    "more material than a game can reach: material and piece-square values only, {} cp \
+                     (White's view; the search's evaluation)",
+                    crate::eval::beyond_game_eval(&self.position) * sign
+                ));
+            }
             Command::Eval => {
                 say(&crate::eval::describe(&self.position));
                 let sign = if self.position.side_to_move() == Color::White { 1 } else { -1 };
