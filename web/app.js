@@ -540,23 +540,24 @@ function numbered(sans, played) {
   return out.join(" ");
 }
 
+// The moves as a table of rows, one move number a row (White's move, Black's): rows wrap as
+// the game grows, so the list keeps the panel's width on any screen.
 function renderMoves() {
   const box = $("moves");
   box.textContent = "";
   const state = game.state;
   let number = state.firstNumber;
   let white = state.firstColour === "white";
+  const cell = (className, text) => {
+    const span = document.createElement("span");
+    span.className = className;
+    span.textContent = text;
+    box.append(span);
+  };
   state.san.forEach((san, i) => {
-    if (white || i === 0) {
-      const n = document.createElement("span");
-      n.className = "n";
-      n.textContent = white ? `${number}.` : `${number}…`;
-      box.append(n);
-    }
-    const m = document.createElement("span");
-    m.className = "m" + (i === state.san.length - 1 ? " current" : "");
-    m.textContent = san;
-    box.append(m);
+    if (white || i === 0) cell("n", `${number}.`);
+    if (!white && i === 0) cell("m none", "…");
+    cell("m" + (i === state.san.length - 1 ? " current" : ""), san);
     if (!white) number++;
     white = !white;
   });

@@ -159,6 +159,41 @@ def analysis_deepens_and_stops_on_the_button(driver):
     driver.find_element("id", "analyse").click()
 
 
+def a_long_game_keeps_a_phone_window_narrow(driver):
+    """A 100-ply game on a phone-sized window (390 x 844): the page stays as wide as the window
+    and every control stays on it (the move list once grew the page to 733 px and pushed "New
+    game" off the left edge). Returns the page's width."""
+    rng = random.Random(81)
+    while True:
+        board = chess.Board()
+        while len(board.move_stack) < 100 and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if len(board.move_stack) == 100:
+            break
+    pgn = str(chess.pgn.Game.from_board(board))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        # Loaded by a script's click: on the broken layout the button can be off the window.
+        driver.execute_script("document.getElementById('import-text').value = arguments[0];"
+                              "document.getElementById('import').click()", pgn)
+        wait(lambda: len(driver.find_elements("css selector", "#moves .m:not(.none)")) >= 100, 20,
+             "the 100 moves listed")
+        geometry = driver.execute_script("""
+            const box = (id) => document.getElementById(id).getBoundingClientRect();
+            return {page: document.documentElement.scrollWidth, window: window.innerWidth,
+                    newGame: [box('new-game').left, box('new-game').right],
+                    moves: [box('moves').left, box('moves').right]};""")
+        assert geometry["window"] == 390, geometry
+        assert geometry["page"] <= geometry["window"], geometry
+        for id_ in ("newGame", "moves"):
+            left, right = geometry[id_]
+            assert left >= 0 and right <= geometry["window"], (id_, geometry)
+        return f"page {geometry['page']} px wide in a {geometry['window']} px window after 100 plies"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 CHECKS = [
     a_click_move_is_answered_with_a_legal_move,
     an_illegal_move_changes_nothing,
@@ -167,6 +202,7 @@ CHECKS = [
     analysis_deepens_and_stops_on_the_button,
     promotion_asks_which_piece,
     a_whole_game_ends_and_its_pgn_replays,
+    a_long_game_keeps_a_phone_window_narrow,
 ]
 
 
