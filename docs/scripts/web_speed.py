@@ -32,7 +32,15 @@ def browser(driver, url):
 
 
 def main():
-    binary, rounds = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__.strip())
+        return
+    if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
+        sys.exit("usage: web_speed.py NATIVE_BINARY ROUNDS [DIST_FOLDER...] (--help says more)")
+    if not os.path.isfile(args[0]):
+        sys.exit(f"web_speed.py: {args[0]}: no such binary (build it with `cargo build --release`)")
+    binary, rounds = args[0], int(args[1])
     folders = sys.argv[3:] or [harness.DIST]
     servers = [harness.serve.serve_in_background(os.path.abspath(f), isolated=True) for f in folders]
     driver = harness.chromium()

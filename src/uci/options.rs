@@ -241,6 +241,9 @@ macro_rules! options {
             /// value.
             pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
                 let wanted = name.trim();
+                if !offered(wanted) {
+                    return Err(format!("option '{wanted}' is not offered here: this build reads no files"));
+                }
                 $(
                     if wanted.eq_ignore_ascii_case($name) {
                         let v = <$ty as Setting>::read($name, $kind, value)?;
@@ -307,16 +310,29 @@ options! {
         "wins the fifty-move rule spoils count as draws";
 }
 
+/// The options that read files, and those that only matter with the tables one of them reads.
+pub const FILE_OPTIONS: &[&str] =
+    &["EvalFile", "OwnBook", "BookFile", "SyzygyPath", "SyzygyProbeDepth", "SyzygyProbeLimit", "Syzygy50MoveRule"];
+
+/// Whether this build reads files: a bare WebAssembly build (the browser's engine) has none, so
+/// it does not offer [`FILE_OPTIONS`].
+pub const READS_FILES: bool = !cfg!(all(target_family = "wasm", target_os = "unknown"));
+
+/// Whether this build offers the option `name` (every one but [`FILE_OPTIONS`] without files).
+pub fn offered(name: &str) -> bool {
+    READS_FILES || !FILE_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name.trim()))
+}
+
 impl Options {
-    /// The `option ...` lines of the `uci` answer.
+    /// The `option ...` lines of the `uci` answer: the options this build offers.
     pub fn declarations(&self) -> Vec<String> {
-        OPTIONS.iter().map(Spec::declaration).chain(tunable_declarations()).collect()
+        OPTIONS.iter().filter(|s| offered(s.name)).map(Spec::declaration).chain(tunable_declarations()).collect()
     }
 }
 
 /// The options' part of the help text, a line each from the table.
 pub fn help() -> String {
-    let lines: Vec<String> = OPTIONS.iter().map(Spec::help_line).collect();
+    let lines: Vec<String> = OPTIONS.iter().filter(|s| offered(s.name)).map(Spec::help_line).collect();
     format!("Options (setoption name <name> value <v>):\n{}\n", lines.join("\n"))
 }
 
@@ -351,6 +367,18 @@ fn set_tunable(name: &str, _value: Option<&str>) -> Result<Change, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_options_are_options_and_offered_where_files_are_read() {
+        for name in FILE_OPTIONS {
+            assert!(OPTIONS.iter().any(|s| s.name == *name), "{name}");
+            // This build (native) reads files: every option is offered and declared.
+            assert_eq!(offered(name), READS_FILES);
+        }
+        let o = Options::default();
+        assert_eq!(o.declarations().iter().filter(|d| d.starts_with("option name SyzygyPath ")).count(), 1);
+        assert!(offered("Hash") && offered(" multipv "));
+    }
 
     #[test]
     fn the_tunables_are_options_of_a_tune_build_only() {

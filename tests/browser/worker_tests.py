@@ -26,6 +26,9 @@ def uci_and_isready(w):
     lines = w.wait_for(lambda l: l == "uciok", 20, "uciok")
     assert any(l.startswith("id name Corvid") for l in lines), lines
     assert any(l.startswith("option name Hash") for l in lines), lines
+    # The browser's engine reads no files: it offers no option that would need one.
+    for name in ["EvalFile", "BookFile", "OwnBook", "SyzygyPath", "SyzygyProbeDepth"]:
+        assert not any(l.startswith(f"option name {name} ") for l in lines), (name, lines)
     w.send("isready")
     w.wait_for(lambda l: l == "readyok", 10, "readyok")
 
