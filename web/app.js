@@ -221,7 +221,8 @@ function next() {
     analyse();
     return;
   }
-  if (game.clock && Engine.ready) startClock(state.turn);
+  // As on lichess, the clocks start once both sides have made their first move.
+  if (game.clock && Engine.ready && game.moves.length >= 2) startClock(state.turn);
   if (state.turn === engineSide()) think();
 }
 
@@ -708,11 +709,10 @@ function wire() {
       stopClock();
       say("Analysis: move for both sides.");
     } else {
-      // Back to the game: the person plays the side to move.
+      // Back to the game: the person plays the side to move, on the clocks as they were.
       game.human = game.state.turn;
       game.flipped = game.human === "black";
-      game.clock = null;
-      say("Your move.");
+      say(game.state.check ? "Check! Your move." : "Your move.");
     }
     render();
     next();
@@ -752,7 +752,8 @@ function wire() {
       game.human = game.state.turn;
       game.flipped = game.human === "black";
     }
-    say(`Loaded: ${game.moves.length} moves. ${game.analysing ? "" : "Your move."}`);
+    const check = game.state.check ? "Check! " : "";
+    say(`Loaded: ${game.moves.length} moves. ${check}${game.analysing ? "" : "Your move."}`.trim());
     render();
     next();
   });

@@ -159,6 +159,37 @@ def analysis_deepens_and_stops_on_the_button(driver):
     driver.find_element("id", "analyse").click()
 
 
+def clock_running(driver, place):
+    return "running" in driver.find_element("id", f"clock-{place}").get_attribute("class")
+
+
+def the_clocks_wait_for_both_first_moves_and_outlast_analysis(driver):
+    """As on lichess, no clock runs before both sides have moved; ticking Analysis on and off
+    keeps the game's clocks (they were dropped for the rest of the game)."""
+    new_game(driver, colour="white", level="1800", tc="300+3")
+    time.sleep(1.2)
+    assert text(driver, "time-bottom") == "5:00", text(driver, "time-bottom")
+    assert not clock_running(driver, "bottom") and not clock_running(driver, "top")
+    click(driver, "e2")
+    click(driver, "e4")
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's first move")
+    # Both sides have moved: White's clock runs now.
+    wait(lambda: clock_running(driver, "bottom"), 5, "White's clock running after both first moves")
+    driver.find_element("id", "analyse").click()
+    time.sleep(0.3)
+    driver.find_element("id", "analyse").click()
+    wait(lambda: clock_running(driver, "bottom"), 5, "the clock again after the analysis")
+    assert ":" in text(driver, "time-bottom") and ":" in text(driver, "time-top"), text(driver, "time-bottom")
+
+
+def a_fen_loaded_in_check_says_check(driver):
+    driver.execute_script("document.getElementById('import-text').value = arguments[0];"
+                          "document.getElementById('import').click()",
+                          "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3")
+    wait(lambda: "Check" in text(driver, "status"), 5, f"the status to say check (it says {text(driver, 'status')!r})")
+    return text(driver, "status")
+
+
 def a_long_game_keeps_a_phone_window_narrow(driver):
     """A 100-ply game on a phone-sized window (390 x 844): the page stays as wide as the window
     and every control stays on it (the move list once grew the page to 733 px and pushed "New
@@ -202,6 +233,8 @@ CHECKS = [
     analysis_deepens_and_stops_on_the_button,
     promotion_asks_which_piece,
     a_whole_game_ends_and_its_pgn_replays,
+    the_clocks_wait_for_both_first_moves_and_outlast_analysis,
+    a_fen_loaded_in_check_says_check,
     a_long_game_keeps_a_phone_window_narrow,
 ]
 
