@@ -128,20 +128,58 @@ function answerKilled(search) {
   return "go depth 1";
 }
 
+// Where the engine worker is started from: its own URL first (what a page's Content-Security-
+// Policy allows with `worker-src 'self'`), else the copy fetched at load (a blob: URL, which
+// works offline once the page is loaded, where the policy allows `blob:`). The one that worked
+// is kept for the next start.
+const FROM = ["url", "blob"];
+let from = 0;
+// Set once no engine worker could be started: the reason was said, and nothing is retried.
+let dead = false;
+
 function startEngine(onReady) {
   ready = false;
   inner = null;
+  if (dead) return;
   Promise.all([engineScript, compiled]).then(
-    ([script, module]) => {
-      inner = new Worker(script);
-      listen(inner, onReady);
-      inner.postMessage({ module, shared: mode === "shared" ? ring.buffer : null });
-    },
-    (why) => postMessage(`info string error: cannot load the engine: ${why}`)
+    ([blobUrl, module]) => launch(module, blobUrl, onReady, from),
+    (why) => giveUp(`cannot load the engine: ${why}`)
   );
 }
 
-function listen(worker, onReady) {
+// Starts the engine worker from FROM[at]; a start that fails before the engine is ready tries
+// the next way, and after the last says why, once.
+function launch(module, blobUrl, onReady, at) {
+  const failed = (why) => {
+    if (inner) inner.terminate();
+    inner = null;
+    if (at + 1 < FROM.length) return launch(module, blobUrl, onReady, at + 1);
+    giveUp(
+      `cannot start the engine's worker (${why}); a Content-Security-Policy must allow it: ` +
+        "worker-src 'self' (and blob: to work offline), script-src 'wasm-unsafe-eval'"
+    );
+  };
+  let worker;
+  try {
+    worker = new Worker(FROM[at] === "url" ? engineUrl : blobUrl);
+  } catch (e) {
+    return failed(e.message || String(e));
+  }
+  inner = worker;
+  listen(worker, () => {
+    from = at;
+    onReady();
+  }, failed);
+  worker.postMessage({ module, shared: mode === "shared" ? ring.buffer : null });
+}
+
+function giveUp(why) {
+  if (dead) return;
+  dead = true;
+  postMessage(`info string error: ${why}`);
+}
+
+function listen(worker, onReady, failedStart) {
   worker.onmessage = (e) => {
     const data = e.data;
     if (typeof data === "string") return fromEngine(data);
@@ -157,6 +195,10 @@ function listen(worker, onReady) {
   };
   worker.onerror = (e) => {
     e.preventDefault();
+    if (worker !== inner) return;
+    // Before the engine was ready this start failed (blocked, or the script not found): the next
+    // way is tried. After, the engine crashed: a new one takes over.
+    if (!ready) return failedStart(e.message || "unknown error");
     postMessage(`info string error: the engine failed (${e.message || "unknown error"}); restarted`);
     crashed();
   };

@@ -24,6 +24,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     surprises: the browser revalidates, so a rebuilt page is seen at once."""
 
     isolated = True
+    # A Content-Security-Policy sent with every file (None: none), to test the page under one.
+    csp = None
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
     def end_headers(self):
@@ -31,6 +33,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
             self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        if self.csp:
+            self.send_header("Content-Security-Policy", self.csp)
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
@@ -39,15 +43,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def server(folder, port=0, isolated=True):
+def server(folder, port=0, isolated=True, csp=None):
     """A server of `folder` on 127.0.0.1 (port 0: any free one); not yet serving."""
-    handler = functools.partial(type("H", (Handler,), {"isolated": isolated}), directory=folder)
+    handler = functools.partial(type("H", (Handler,), {"isolated": isolated, "csp": csp}), directory=folder)
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 
-def serve_in_background(folder, isolated=True):
+def serve_in_background(folder, isolated=True, csp=None):
     """Starts a server of `folder` on a free port in a thread; returns (server, base URL)."""
-    httpd = server(folder, 0, isolated)
+    httpd = server(folder, 0, isolated, csp)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 

@@ -47,6 +47,8 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
+        log("worker under a Content-Security-Policy")
+        failures += worker_tests.under_a_content_security_policy(driver, isolated_url, log)
         # Every check on the isolated page; on the plain host those that depend on the worker's
         # mode, then the host goes away: the page must go on offline.
         for name, url, server, checks in [
