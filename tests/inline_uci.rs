@@ -146,6 +146,53 @@ fn position_and_go_during_a_search_stop_it_first_and_then_run_in_order() {
     assert!(best[0] < ready[0] && ready[0] < best[1], "{log:#?}");
 }
 
+/// The nodes of the last `info ... nodes N` line before the log's line `before`.
+fn nodes_before(log: &[String], before: usize) -> u64 {
+    let line = log[..before].iter().rev().find(|l| l.starts_with("info") && l.contains(" nodes ")).unwrap();
+    line.split(" nodes ").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn lines_posted_in_one_tick_reach_the_search_started_from_them() {
+    // A `go` and the `stop` behind it arrive together during a search: the `go` runs once the
+    // first search has answered, and hears the `stop` at once (it polled only for new lines and
+    // searched its two million nodes; with `go infinite` it never answered, nor did the
+    // `isready` behind). Then `isready` is answered, after both.
+    let mut gui = Gui::new(vec![
+        Later { after: "info depth 4 ", line: "go nodes 2000000" },
+        Later { after: "info depth 4 ", line: "stop" },
+        Later { after: "info depth 4 ", line: "isready" },
+    ]);
+    gui.send("position startpos");
+    gui.send("go infinite");
+    let log = gui.lines();
+    let best = where_(&log, "bestmove");
+    let ready = where_(&log, "readyok");
+    assert_eq!((best.len(), ready.len()), (2, 1), "{log:#?}");
+    assert!(best[1] < ready[0], "readyok before the queued search answered: {log:#?}");
+    legal_best(&log[best[1]], &Position::startpos());
+    let nodes = nodes_before(&log, best[1]);
+    assert!(nodes < 100_000, "the queued search did not hear the stop behind it: {nodes} nodes");
+}
+
+#[test]
+fn a_ponderhit_queued_behind_its_go_ponder_reaches_it() {
+    // `go ponder` and `ponderhit` in one tick during a search: the pondering search, started
+    // from the queue, turns into one on the clock at once and answers by its own clock.
+    let mut gui = Gui::new(vec![
+        Later { after: "info depth 4 ", line: "position startpos moves e2e4" },
+        Later { after: "info depth 4 ", line: "go ponder wtime 1000 btime 1000" },
+        Later { after: "info depth 4 ", line: "ponderhit" },
+    ]);
+    gui.send("position startpos");
+    gui.send("go depth 30");
+    let log = gui.lines();
+    let best = where_(&log, "bestmove");
+    assert_eq!(best.len(), 2, "{log:#?}");
+    let after_e4 = Position::startpos().make_move(Position::startpos().parse_uci_move("e2e4").unwrap());
+    legal_best(&log[best[1]], &after_e4);
+}
+
 #[test]
 fn ponderhit_turns_a_pondering_search_into_one_on_the_clock() {
     let mut gui = Gui::new(vec![Later { after: "info depth 3 ", line: "ponderhit" }]);

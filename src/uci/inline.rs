@@ -19,35 +19,45 @@ use super::report::{say, set_output};
 use super::{Engine, Flow};
 use crate::search::{set_interrupt_source, Interrupt};
 
-/// The engine and the lines that came during its last search.
+/// The engine and the lines that came while it was busy, each with what it means for a search
+/// (see [`during_search`]), in the order they came.
 pub struct InlineEngine {
     engine: Engine,
-    held: Rc<RefCell<VecDeque<String>>>,
+    held: Rc<RefCell<VecDeque<(String, Interrupt)>>>,
 }
 
 impl InlineEngine {
     /// An engine writing every line to `write` and reading the lines that arrive during a
     /// search with `read` (`None`: none has arrived), both on this thread, which the engine
     /// then takes for its own (its output and the search's interrupts).
+    ///
+    /// One rule for every line that waits: it came after the command now running, so a search
+    /// started from the queue hears the lines still queued behind it as if they had come during
+    /// it (a `stop` posted in the same tick as its `go` stops that `go`, and a `ponderhit` behind
+    /// a `go ponder` turns it into a search on the clock), as well as what comes meanwhile.
     pub fn new(write: impl FnMut(&str) + 'static, mut read: impl FnMut() -> Option<String> + 'static) -> InlineEngine {
         set_output(Some(Box::new(write)));
-        let held: Rc<RefCell<VecDeque<String>>> = Rc::default();
+        let held: Rc<RefCell<VecDeque<(String, Interrupt)>>> = Rc::default();
         let queue = Rc::clone(&held);
         set_interrupt_source(Some(Box::new(move || {
-            let mut heard = Interrupt::Nothing;
+            let mut queue = queue.borrow_mut();
             while let Some(line) = read() {
-                let mut queue = queue.borrow_mut();
-                match during_search(&line) {
-                    Interrupt::Nothing if queue.is_empty() && command::parse(&line) == Command::IsReady => {
-                        say("readyok");
-                        continue;
-                    }
-                    Interrupt::Nothing => {}
-                    Interrupt::Stop => heard = Interrupt::Stop,
-                    Interrupt::PonderHit if heard == Interrupt::Nothing => heard = Interrupt::PonderHit,
-                    Interrupt::PonderHit => {}
+                // `isready` with nothing before it waiting is answered at once.
+                if queue.is_empty() && command::parse(&line) == Command::IsReady {
+                    say("readyok");
+                    continue;
                 }
-                queue.push_back(line);
+                let interrupt = during_search(&line);
+                queue.push_back((line, interrupt));
+            }
+            // A stop anywhere behind the running command stops it; else a ponderhit reaches it.
+            let mut heard = Interrupt::Nothing;
+            for (_, interrupt) in queue.iter() {
+                match interrupt {
+                    Interrupt::Stop => return Interrupt::Stop,
+                    Interrupt::PonderHit => heard = Interrupt::PonderHit,
+                    Interrupt::Nothing => {}
+                }
             }
             heard
         })));
@@ -63,7 +73,7 @@ impl InlineEngine {
                 self.held.borrow_mut().clear();
                 return Flow::Quit;
             }
-            next = self.held.borrow_mut().pop_front();
+            next = self.held.borrow_mut().pop_front().map(|(line, _)| line);
         }
         Flow::Continue
     }

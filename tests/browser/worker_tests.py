@@ -2,6 +2,7 @@
 line by line with the pauses a GUI leaves. Each check is a function taking the worker."""
 
 import random
+import time
 
 import chess
 
@@ -156,11 +157,42 @@ def bench_gives_the_native_signature(w, signature):
     return nps
 
 
+def lines_posted_in_one_tick_are_all_answered(w):
+    """A GUI that posts faster than the search polls: `go infinite` and `stop` in one tick during
+    a search give two answers, and `position`/`go infinite`/`stop` three times then `isready`
+    in one tick give three answers and `readyok` (shared mode gave one answer and no readyok)."""
+    def post(lines):
+        w.driver.execute_script("for (const line of arguments[0]) T.worker.postMessage(line)", lines)
+
+    def answers(n, then=None):
+        """Every line until `n` bestmoves (and `then`) have come; fails after 10 s."""
+        seen = []
+        deadline = time.monotonic() + 10
+        while len(bestmoves(seen)) < n or (then and then not in seen):
+            assert time.monotonic() < deadline, f"{n} bestmoves{f' and {then}' if then else ''}: {seen[-6:]}"
+            seen += w.new_lines()
+            time.sleep(0.01)
+        return bestmoves(seen), seen
+
+    w.send("position startpos")
+    w.send("go infinite")
+    w.quiet_for(0.3)
+    post(["go infinite", "stop"])
+    got, _ = answers(2)
+    for line in got:
+        legal(line, chess.Board())
+    post(["position startpos", "go infinite", "stop"] * 3 + ["isready"])
+    got, seen = answers(3, "readyok")
+    assert seen.index("readyok") > seen.index(got[-1]), seen
+    assert not bestmoves(w.quiet_for(0.5)), "more answers than searches"
+
+
 CHECKS = [
     uci_and_isready,
     go_depth_answers_once_with_a_legal_move,
     go_infinite_waits_for_stop_and_isready_is_answered_meanwhile,
     fast_switching_answers_every_go,
+    lines_posted_in_one_tick_are_all_answered,
     go_right_after_bestmove,
     ponderhit_puts_the_search_on_the_clock,
     a_command_during_a_search_stops_it_and_then_runs,
