@@ -177,7 +177,7 @@ pub static SPECS: [Spec; 12] = [
             valued("--batch", "N", "positions a step (default 16384)"),
             valued("--lr", "X", "learning rate at the start (default 0.001)"),
             valued("--lr-end", "X", "learning rate at the end of the cosine schedule (default 0.00001)"),
-            valued("--weight-decay", "X", "decoupled weight decay (AdamW), 0-1; 0 is plain Adam (default 0)"),
+            valued("--weight-decay", "X", "decoupled weight decay (AdamW), 0-1; 0 is plain Adam (default 0.01)"),
             valued("--schedule", "cosine|steps", "the learning rate falls along a cosine to --lr-end, or by 0.3 at 60% and 85% of the epochs (default cosine)"),
             valued("--min-ply", "N", "leave out the positions of a game's first N plies, counted from the standard start (default 0)"),
             valued("--lambda", "X", "weight of the search score against the result, 0-1 (default 0.75)"),

@@ -115,7 +115,7 @@ impl Options {
             epochs: 30,
             batch: 16384,
             lr: 0.001,
-            weight_decay: 0.0,
+            weight_decay: 0.01,
             lambda: 0.75,
             threads: 1,
             seed: 1,
