@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::nnue::Network;
 use crate::position::Position;
-use crate::search::{Job, Limits, Moment, Searcher, Silent, Solo, Worker};
+use crate::search::{Job, Limits, Moment, Searcher, Silent};
 
 /// The depth `bench` searches to when none is given.
 pub const DEFAULT_DEPTH: u32 = 13;
@@ -103,26 +103,23 @@ pub fn bench_with(
     Ok(Some((nodes, start.elapsed())))
 }
 
-/// [`bench_with`] with one thread, on the caller's own (the worker that datagen uses, for fronts
-/// that have no threads): the same table, the same worker kept from position to position, the
-/// same searches, so the same node count.
+/// [`bench_with`] with one thread, on the caller's own ([`Searcher::inline`], as datagen and
+/// fronts without threads search): the same table, the same worker kept from position to
+/// position, the same searches, so the same node count.
 pub fn bench_here(
     depth: u32,
     hash_mb: usize,
     use_nnue: bool,
     network: &Arc<Network>,
 ) -> Result<(u64, Duration), String> {
-    let solo = Solo::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
-    let mut worker = Worker::new(0);
-    worker.use_nnue = use_nnue;
-    worker.set_network(network);
+    let mut searcher = Searcher::inline_with_hash(hash_mb)?;
+    searcher.configure(use_nnue, network);
     let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
     let start = Moment::now();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        solo.tt().new_search();
-        nodes += solo.search(&mut worker, &Job::new(pos, limits.clone())).nodes;
+        nodes += searcher.search_silently(Job::new(pos, limits.clone())).results[0].nodes;
     }
     Ok((nodes, start.elapsed()))
 }

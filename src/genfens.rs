@@ -13,8 +13,8 @@ use std::collections::HashSet;
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{Job, Limits, Solo, Worker};
-use crate::tt::MATE_BOUND;
+use crate::search::{Job, Limits, Searcher};
+use crate::tt::{TranspositionTable, MATE_BOUND};
 
 /// Openings scored further from equality than this (centipawns) are dropped.
 pub const MAX_SCORE: i32 = 300;
@@ -58,16 +58,14 @@ fn book_position(line: &str) -> Option<Position> {
 /// Random playable openings: random legal moves from a start, kept when a short search finds
 /// them balanced. Holds its own small table and search thread, so it never touches a game's.
 pub struct Openings {
-    solo: Solo,
-    worker: Worker,
+    searcher: Searcher,
     limits: Limits,
 }
 
 impl Default for Openings {
     fn default() -> Openings {
         Openings {
-            solo: Solo::new(2),
-            worker: Worker::new(0),
+            searcher: Searcher::inline(TranspositionTable::new(2)),
             limits: Limits { nodes: Some(SEARCH_NODES), ..Limits::default() },
         }
     }
@@ -96,9 +94,8 @@ impl Openings {
     /// empty tables, so the verdict is the position's alone and not that of the searches before
     /// it (`datagen` threads take games in any order and still play the same).
     fn verdict(&mut self, pos: &Position) -> i32 {
-        self.solo.clear();
-        self.worker.clear();
-        self.solo.search(&mut self.worker, &Job::new(*pos, self.limits.clone())).score
+        self.searcher.clear();
+        self.searcher.search_silently(Job::new(*pos, self.limits.clone())).best().score
     }
 }
 

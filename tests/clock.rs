@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use corvid::search::{set_clock_source, Job, Limits, Moment, Searcher, Solo, Worker};
+use corvid::search::{set_clock_source, Job, Limits, Moment, Searcher};
 use corvid::Position;
 
 /// Readings of the virtual clock so far.
@@ -38,8 +38,8 @@ fn a_front_s_clock_drives_every_time_limit() {
     assert_eq!(READINGS.load(Ordering::Relaxed), before + 4, "four readings, no more");
 
     // An hour to think, on a clock that runs a minute a reading: the search ends after some
-    // sixty readings, in a fraction of a real second, with a move. Solo (the caller's thread)
-    // and the pool (the UCI front's threads) alike.
+    // sixty readings, in a fraction of a real second, with a move. On the caller's thread and
+    // on the pool's (the UCI front's threads) alike.
     let pos = Position::startpos();
     for clocked in [
         Limits { movetime: Some(Duration::from_secs(3600)), ..Limits::default() },
@@ -53,11 +53,10 @@ fn a_front_s_clock_drives_every_time_limit() {
         },
     ] {
         let limits = clocked.clone();
-        let result = within("Solo under the virtual clock", Duration::from_secs(60), move || {
-            let solo = Solo::new(8);
-            solo.search(&mut Worker::new(0), &Job::new(pos, limits))
+        let outcome = within("the caller's thread under the virtual clock", Duration::from_secs(60), move || {
+            Searcher::inline_with_hash(8).unwrap().search_silently(Job::new(pos, limits))
         });
-        assert!(result.best.is_some_and(|m| pos.legal_moves().contains(&m)), "{result:?}");
+        assert!(outcome.best().best.is_some_and(|m| pos.legal_moves().contains(&m)), "{outcome:?}");
         let limits = clocked.clone();
         let outcome = within("the pool under the virtual clock", Duration::from_secs(60), move || {
             let mut searcher = Searcher::with_hash(2, 8).unwrap();

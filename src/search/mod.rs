@@ -15,8 +15,9 @@
 //! `ucinewgame`), the state each search makes anew (key stack, per-ply stack, principal
 //! variations, the root moves), and on the main thread the time manager. Only the main thread
 //! reads the clock and reports; it reports through the [`Reporter`] trait, so protocol text
-//! stays in `uci`. The pool's threads ([`Searcher`]) and a caller's own thread ([`Solo`]) run
-//! the same `Worker::search`.
+//! stays in `uci`. [`Searcher`] is the one face over both ways to run it: the pool's
+//! persistent threads, or the caller's own thread ([`Searcher::inline`]: a browser, and callers
+//! that already run one search a thread, such as self-play).
 //!
 //! With one thread and a depth or node limit, the search is deterministic.
 
@@ -214,47 +215,6 @@ pub struct Syzygy {
     pub rule50: bool,
 }
 
-/// One thread searching alone, on the caller's thread, with a table of its own (self-play,
-/// openings, labelling, tests): the one-thread case of [`Searcher`] without a thread to hand
-/// the search to, for callers that already run one search a thread.
-pub struct Solo {
-    tt: Arc<TranspositionTable>,
-}
-
-impl Solo {
-    /// With a table of `hash_mb` MiB; panics only if that cannot be allocated.
-    pub fn new(hash_mb: usize) -> Solo {
-        Solo { tt: Arc::new(TranspositionTable::new(hash_mb)) }
-    }
-
-    /// With a table of `hash_mb` MiB, or `None` where that cannot be allocated.
-    pub fn try_new(hash_mb: usize) -> Option<Solo> {
-        TranspositionTable::try_new(hash_mb).map(|tt| Solo { tt: Arc::new(tt) })
-    }
-
-    /// The table, to age it (`new_search`) or read it.
-    pub fn tt(&self) -> &TranspositionTable {
-        &self.tt
-    }
-
-    /// Empties the table (a new game).
-    pub fn clear(&mut self) {
-        Arc::get_mut(&mut self.tt).expect("no search holds the table between searches").clear();
-    }
-
-    /// `worker` searches `job` on this thread (the table is not aged: call `tt().new_search()`
-    /// for that). The job's tables are probed where it names some.
-    pub fn search(&self, worker: &mut Worker, job: &Job) -> SearchResult {
-        self.search_reporting(worker, job, Box::new(Silent))
-    }
-
-    /// The same, each iteration reported to `reporter`.
-    pub fn search_reporting(&self, worker: &mut Worker, job: &Job, reporter: Box<dyn Reporter + Send>) -> SearchResult {
-        let shared = Shared::new(Arc::clone(&self.tt), 1).with_syzygy(job.syzygy.clone());
-        worker.search(job, Arc::new(shared), reporter)
-    }
-}
-
 impl Shared {
     /// The shared state of no search, which a worker holds between searches (a table of one
     /// bucket, never probed).
@@ -344,6 +304,31 @@ pub fn is_material_or_fifty_draw(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One worker searching on this thread with a table of its own, both at hand to look into
+    /// afterwards (what [`Searcher::inline`] runs, without the searcher around it).
+    struct Solo {
+        tt: Arc<TranspositionTable>,
+    }
+
+    impl Solo {
+        fn new(hash_mb: usize) -> Solo {
+            Solo { tt: Arc::new(TranspositionTable::new(hash_mb)) }
+        }
+
+        fn tt(&self) -> &TranspositionTable {
+            &self.tt
+        }
+
+        fn search(&self, worker: &mut Worker, job: &Job) -> SearchResult {
+            self.search_reporting(worker, job, Box::new(Silent))
+        }
+
+        fn search_reporting(&self, worker: &mut Worker, job: &Job, reporter: Box<dyn Reporter + Send>) -> SearchResult {
+            let shared = Shared::new(Arc::clone(&self.tt), 1).with_syzygy(job.syzygy.clone());
+            worker.search(job, Arc::new(shared), reporter)
+        }
+    }
 
     fn play(moves: &str) -> (Position, Vec<u64>) {
         let mut pos = Position::startpos();

@@ -181,6 +181,14 @@ impl Searcher {
         Searcher::without_threads(tt, Some(Box::new(Worker::new(0))))
     }
 
+    /// [`Searcher::inline`] with a fresh table of `hash_mb` MiB: for callers that already run one
+    /// search a thread (self-play, openings, labelling, a browser's bench). An error when the
+    /// table cannot be allocated.
+    pub fn inline_with_hash(hash_mb: usize) -> Result<Searcher, String> {
+        let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
+        Ok(Searcher::inline(tt))
+    }
+
     /// Whether this searcher searches on its caller's thread ([`Searcher::inline`]).
     pub fn is_inline(&self) -> bool {
         self.inline.is_some()
@@ -479,7 +487,20 @@ impl Searcher {
 
     /// [`Searcher::search`] without reports or an outside stop.
     pub fn search_silently(&mut self, job: Job) -> Outcome {
-        self.search(job, &mut Silent, None)
+        if self.inline.is_none() {
+            return self.search(job, &mut Silent, None);
+        }
+        // On this thread nothing is reported, so nothing is forwarded.
+        let (end_tx, end_rx) = mpsc::channel::<Outcome>();
+        let job = Job { wait_for_stop: false, ponder: false, ..job };
+        self.start(
+            job,
+            Box::new(Silent),
+            Box::new(move |outcome: &Outcome| {
+                let _ = end_tx.send(outcome.clone());
+            }),
+        );
+        end_rx.recv().expect("an inline search answers before it returns")
     }
 }
 

@@ -29,9 +29,9 @@ use super::packed::{self, Game, Wdl};
 use crate::genfens::{dfrc_start, Openings};
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{is_material_or_fifty_draw, Job, Limits, Solo, Worker};
+use crate::search::{is_material_or_fifty_draw, Job, Limits, Searcher};
 use crate::syzygy::Tablebases;
-use crate::tt::MATE_BOUND;
+use crate::tt::{TranspositionTable, MATE_BOUND};
 use crate::types::Color;
 
 /// What datagen writes.
@@ -154,16 +154,15 @@ struct Played {
 
 /// One thread's searcher for self-play.
 struct Player {
-    solo: Solo,
-    worker: Worker,
+    searcher: Searcher,
     openings: Openings,
 }
 
 impl Player {
     fn new(use_nnue: bool) -> Player {
-        let mut worker = Worker::new(0);
-        worker.use_nnue = use_nnue;
-        Player { solo: Solo::new(8), worker, openings: Openings::default() }
+        let mut searcher = Searcher::inline(TranspositionTable::new(8));
+        searcher.configure(use_nnue, crate::nnue::embedded());
+        Player { searcher, openings: Openings::default() }
     }
 
     fn play(&mut self, rng: &mut Rng, options: &Options) -> Played {
@@ -178,8 +177,7 @@ impl Player {
                 break pos;
             }
         };
-        self.solo.clear();
-        self.worker.clear();
+        self.searcher.clear();
         let nodes = options.nodes.max(1);
         let limits = Limits { nodes: Some(nodes.saturating_mul(10)), soft_nodes: Some(nodes), ..Limits::default() };
         let (mut pos, mut keys) = (start, Vec::new());
@@ -200,9 +198,9 @@ impl Player {
             if let Some(result) = options.syzygy.as_ref().and_then(|tb| tablebase_result(&tb.tables, &pos)) {
                 break result;
             }
-            self.solo.tt().new_search();
             let job = Job { history: keys.clone(), ..Job::new(pos, limits.clone()) };
-            let result = self.solo.search(&mut self.worker, &job);
+            let outcome = self.searcher.search_silently(job);
+            let result = outcome.best();
             let Some(best) = result.best else { break Wdl::Draw };
             let white = if pos.side_to_move() == Color::White { result.score } else { -result.score };
             decisive = if result.score.abs() >= 1500 && result.score.abs() < MATE_BOUND { decisive + 1 } else { 0 };
@@ -543,9 +541,8 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                let solo = Solo::new(4);
-                let mut worker = Worker::new(0);
-                worker.use_nnue = use_nnue;
+                let mut searcher = Searcher::inline(TranspositionTable::new(4));
+                searcher.configure(use_nnue, crate::nnue::embedded());
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
                 loop {
                     let start = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -570,8 +567,8 @@ pub fn label(input: &str, nodes: u64, threads: usize, use_nnue: bool, out: &mut 
                         if pos.in_check() {
                             continue;
                         }
-                        solo.tt().new_search();
-                        let found = solo.search(&mut worker, &Job::new(pos, limits.clone()));
+                        let outcome = searcher.search_silently(Job::new(pos, limits.clone()));
+                        let found = outcome.best();
                         if found.best.is_none() || found.score.abs() >= MATE_BOUND {
                             continue;
                         }
