@@ -6,7 +6,7 @@
 //!   plain-magic index `((occupied & mask) * magic) >> shift`. Magic numbers are searched with a
 //!   fixed-seed generator, so every build produces identical tables. The choice reaches the crate
 //!   as `cfg(corvid_pext)`.
-//! * Leaper tables (knight, king, pawn captures) and the `BETWEEN` / `LINE` ray tables.
+//! * Leaper tables (knight, king, pawn captures) and the `BETWEEN` ray table.
 //! * The network to embed, copied to `$OUT_DIR/corvid.nnue`: `src/nnue/corvid.nnue`, or the file
 //!   named by the `CORVID_EVALFILE` environment variable (the Makefile's `EVALFILE=`, as
 //!   OpenBench passes networks under test). Its header and size are checked here, so a wrong file
@@ -324,9 +324,8 @@ fn main() {
     write_array(&mut out, "KING_ATTACKS", "u64", &king);
     write_array(&mut out, "PAWN_ATTACKS", "u64", &pawn);
 
-    // BETWEEN[a * 64 + b]: squares strictly between two aligned squares; LINE: the whole line.
+    // BETWEEN[a * 64 + b]: squares strictly between two aligned squares.
     let mut between = vec![0u64; 64 * 64];
-    let mut line = vec![0u64; 64 * 64];
     for a in 0..64 {
         for b in 0..64 {
             if a == b {
@@ -335,13 +334,11 @@ fn main() {
             for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
                 if slider_attacks(a, 0, dirs) & (1 << b) != 0 {
                     between[a * 64 + b] = slider_attacks(a, 1 << b, dirs) & slider_attacks(b, 1 << a, dirs);
-                    line[a * 64 + b] = (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs)) | (1 << a) | (1 << b);
                 }
             }
         }
     }
     write_array(&mut out, "BETWEEN", "u64", &between);
-    write_array(&mut out, "LINE", "u64", &line);
 
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out_dir.join("tables.rs"), out).expect("write tables.rs");

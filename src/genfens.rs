@@ -140,46 +140,9 @@ pub fn generate_all(count: usize, seed: u64, starts: &[Position]) -> (Vec<String
 /// arrangements (bishops on squares of both colours, the king between the rooks), pawns in
 /// front, every castling right.
 pub fn dfrc_start(rng: &mut Rng) -> Position {
-    let white = chess960_rank(rng.below(960));
-    let black = chess960_rank(rng.below(960));
-    let rank = |pieces: [char; 8]| pieces.iter().collect::<String>();
-    let rooks = |pieces: [char; 8]| -> String {
-        pieces.iter().enumerate().filter(|(_, &c)| c == 'R').map(|(f, _)| (b'a' + f as u8) as char).rev().collect()
-    };
-    let fen = format!(
-        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {}{} - 0 1",
-        rank(black).to_ascii_lowercase(),
-        rank(white),
-        rooks(white).to_ascii_uppercase(),
-        rooks(black)
-    );
-    Position::from_fen(&fen).expect("a Chess960 arrangement is a legal start")
-}
-
-/// Chess960 arrangement `n` (0-959) of the back rank, by the standard numbering: the two
-/// bishops from the lowest digits, then the queen, then the knights, then R K R in the rest.
-pub fn chess960_rank(n: usize) -> [char; 8] {
-    let mut rank = [' '; 8];
-    let mut n = n % 960;
-    rank[(n % 4) * 2 + 1] = 'B';
-    n /= 4;
-    rank[(n % 4) * 2] = 'B';
-    n /= 4;
-    let place = |rank: &mut [char; 8], index: usize, piece: char| {
-        let square = rank.iter().enumerate().filter(|(_, &c)| c == ' ').nth(index).map(|(i, _)| i);
-        rank[square.expect("a free square")] = piece;
-    };
-    place(&mut rank, n % 6, 'Q');
-    n /= 6;
-    const KNIGHTS: [(usize, usize); 10] =
-        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
-    let (first, second) = KNIGHTS[n];
-    place(&mut rank, second, 'N');
-    place(&mut rank, first, 'N');
-    for piece in ['R', 'K', 'R'] {
-        place(&mut rank, 0, piece);
-    }
-    rank
+    let white = rng.below(960) as u16;
+    let black = rng.below(960) as u16;
+    Position::double_chess960(white, black).expect("both below 960")
 }
 
 #[cfg(test)]
@@ -231,19 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn chess960_numbering_and_dfrc_starts() {
-        // The standard numbering: 518 is the classical arrangement, 0 is BBQNNRKR.
-        assert_eq!(chess960_rank(518).iter().collect::<String>(), "RNBQKBNR");
-        assert_eq!(chess960_rank(0).iter().collect::<String>(), "BBQNNRKR");
-        let mut distinct = HashSet::new();
-        for n in 0..960 {
-            let rank = chess960_rank(n);
-            let at = |c: char| rank.iter().enumerate().filter(|(_, &p)| p == c).map(|(i, _)| i).collect::<Vec<_>>();
-            let (b, r, k) = (at('B'), at('R'), at('K'));
-            assert_eq!(b[0] % 2 + b[1] % 2, 1, "bishops on both colours: {rank:?}");
-            assert!(r[0] < k[0] && k[0] < r[1], "king between the rooks: {rank:?}");
-            assert!(distinct.insert(rank));
-        }
+    fn dfrc_starts_are_legal_with_every_castling_right() {
         let mut rng = Rng::new(3);
         for _ in 0..50 {
             let pos = dfrc_start(&mut rng);

@@ -16,6 +16,15 @@ use crate::position::Position;
 use crate::types::Move;
 
 /// The number of leaves `depth` plies below `pos`.
+///
+/// ```
+/// use corvid::{perft::perft, Position};
+///
+/// // Kiwipete, the published counts.
+/// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+/// assert_eq!(perft(&pos, 1), 48);
+/// assert_eq!(perft(&pos, 3), 97_862);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -63,6 +72,19 @@ fn count(pos: &Position, depth: u32, hash: Option<&PerftHash>, stop: &AtomicBool
 
 /// Perft per root move, in generation order. `threads` (at least 1) share the work; a hash
 /// table, if given, is shared by all of them.
+///
+/// ```
+/// use corvid::perft::{divide, PerftHash};
+/// use corvid::Position;
+///
+/// let pos = Position::startpos();
+/// let hash = PerftHash::new(16);
+/// let counts = divide(&pos, 5, 2, Some(&hash));
+/// assert_eq!(counts.len(), 20);
+/// assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 4_865_609);
+/// let e4 = pos.parse_uci_move("e2e4").unwrap();
+/// assert_eq!(counts.iter().find(|(m, _)| *m == e4).unwrap().1, 405_385);
+/// ```
 pub fn divide(pos: &Position, depth: u32, threads: usize, hash: Option<&PerftHash>) -> Vec<(Move, u64)> {
     divide_until(pos, depth, threads, hash, &AtomicBool::new(false)).unwrap_or_default()
 }
@@ -79,7 +101,7 @@ fn deepen(items: &[(usize, Position)]) -> Vec<(usize, Position)> {
 /// [`divide`] that gives up when `stop` is set (`None`: stopped, no count is trusted).
 ///
 /// With several threads the tree is split a few plies down (one ply more while there are
-/// fewer than [`ITEMS_PER_THREAD`] positions a thread), and the threads take the positions
+/// fewer than `ITEMS_PER_THREAD` positions a thread), and the threads take the positions
 /// from one queue: a root move's subtree is shared by every thread instead of falling to one,
 /// so the threads finish together (the root moves of the start position differ in size
 /// tenfold).
@@ -121,7 +143,7 @@ pub fn divide_until(
 
 /// The five standard positions `perft-bench` counts: name, FEN, depth, and the leaves at that
 /// depth and one ply less (published counts; position 5 at depth 6 as other generators give it).
-pub const BENCH_POSITIONS: [(&str, &str, u32, u64, u64); 5] = [
+pub(crate) const BENCH_POSITIONS: [(&str, &str, u32, u64, u64); 5] = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 7, 3_195_901_860, 119_060_324),
     ("Kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6, 8_031_647_685, 193_690_690),
     ("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 8, 3_009_794_393, 178_633_661),
@@ -132,7 +154,7 @@ pub const BENCH_POSITIONS: [(&str, &str, u32, u64, u64); 5] = [
 /// Counts the five standard positions (one ply shallower with `shallow`) with `threads`, no
 /// table, and prints one line each and the geometric mean of the speeds: the table users
 /// compare generators by. A count that is not the published one is an error.
-pub fn bench_table(threads: usize, shallow: bool, out: &mut impl Write) -> Result<(), String> {
+pub(crate) fn bench_table(threads: usize, shallow: bool, out: &mut impl Write) -> Result<(), String> {
     let rows: Vec<(&str, &str, u32, u64)> = BENCH_POSITIONS
         .iter()
         .map(
@@ -177,7 +199,7 @@ fn table(rows: &[(&str, &str, u32, u64)], threads: usize, out: &mut impl Write) 
 
 /// Prints perft per root move, the total, and the speed (the `perft` and `go perft` output);
 /// returns the total, or `None` (after a line saying so) when `stop` cut it short.
-pub fn print_divide(
+pub(crate) fn print_divide(
     pos: &Position,
     depth: u32,
     threads: usize,
@@ -273,6 +295,7 @@ pub struct SuiteCheck {
 }
 
 impl SuiteCheck {
+    /// Whether the count is the one expected.
     pub fn passed(&self) -> bool {
         self.got == Ok(self.expected)
     }

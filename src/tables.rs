@@ -11,7 +11,10 @@ use crate::types::{Bitboard, Color, Square};
 #[derive(Clone, Copy)]
 pub struct SliderEntry {
     pub mask: u64,
+    // Read by the magic indexing only; a `pext` build keeps them for the layout's sake.
+    #[cfg_attr(corvid_pext, allow(dead_code))]
     pub magic: u64,
+    #[cfg_attr(corvid_pext, allow(dead_code))]
     pub shift: u32,
     pub offset: usize,
 }
@@ -94,12 +97,6 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN[a.index() * 64 + b.index()])
 }
 
-/// The whole line (edge to edge) through two aligned squares; empty if not aligned.
-#[inline(always)]
-pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(LINE[a.index() * 64 + b.index()])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,7 +158,7 @@ mod tests {
     }
 
     #[test]
-    fn leapers_and_lines() {
+    fn leapers_between_and_rays() {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(knight_attacks(Square::D4).count(), 8);
         assert_eq!(king_attacks(Square::H8).count(), 3);
@@ -169,9 +166,6 @@ mod tests {
         assert_eq!(pawn_attacks(Color::Black, Square::A5), Bitboard::from_square(Square::B4));
         assert_eq!(between(Square::A1, Square::D4), Bitboard::from_square(Square::B2) | Square::C3);
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
-        assert_eq!(line(Square::B2, Square::C3).count(), 8);
-        assert!(line(Square::E1, Square::E5).has(Square::E8));
-        assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);
         for sq in Square::ALL {
             assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
             assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));

@@ -3,7 +3,7 @@
 //! 400 positions, in and out of the book; and the UCI options that use it.
 
 use corvid::book::Book;
-use corvid::position::Position;
+use corvid::Position;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/polyglot");
 

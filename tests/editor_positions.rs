@@ -8,10 +8,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use corvid::movelist::MAX_MOVES;
 use corvid::perft::perft;
 use corvid::rng::Rng;
 use corvid::Position;
+use corvid::MAX_MOVES;
 
 mod common;
 

@@ -1,9 +1,9 @@
 //! FEN parsing and printing: round trips, X-FEN and Shredder-FEN castling, and malformed input
 //! rejected with the error that names the problem (never a panic).
 
-use corvid::position::FenError;
-use corvid::types::{CastleSide, Color, Rank, Square};
+use corvid::FenError;
 use corvid::Position;
+use corvid::{CastleSide, Color, Rank, Square};
 
 #[test]
 fn round_trips() {

@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use corvid::position::Position;
 use corvid::uci::{Flow, InlineEngine};
+use corvid::Position;
 
 /// What the engine wrote and read, in order: `> line` for a line it read during a search,
 /// `line` for one it wrote.

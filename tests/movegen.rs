@@ -1,9 +1,9 @@
 //! Move generator invariants: the captures and quiet generators partition the legal moves,
 //! `is_legal` agrees with the generator, and UCI move text parses to the generated moves.
 
-use corvid::position::{AllMoves, Captures, MoveParseError, Quiets};
-use corvid::types::{MoveKind, Square};
+use corvid::{AllMoves, Captures, MoveParseError, Quiets};
 use corvid::{Move, MoveList, Position};
+use corvid::{MoveKind, Square};
 
 mod common;
 

@@ -3,9 +3,9 @@
 
 use bulletformat::chess::MarlinFormat;
 use bulletformat::{BulletFormat, DataLoader};
-use corvid::position::Position;
 use corvid::tools::packed::{pack, Wdl};
-use corvid::types::{Color, PieceType};
+use corvid::Position;
+use corvid::{Color, PieceType};
 
 #[test]
 fn bullet_reads_the_boards_corvid_packs() {
@@ -40,7 +40,7 @@ fn bullet_reads_the_boards_corvid_packs() {
         assert_eq!(board.occ(), pos.occupied().0);
         let mut squares = 0;
         for (code, sq) in board {
-            let piece = pos.piece_on(corvid::types::Square::new(sq).unwrap()).unwrap();
+            let piece = pos.piece_on(corvid::Square::new(sq).unwrap()).unwrap();
             let color = if code & 8 != 0 { Color::Black } else { Color::White };
             let kind = if code & 7 == 6 { PieceType::Rook } else { PieceType::ALL[(code & 7) as usize] };
             assert_eq!((color, kind), (piece.color(), piece.piece_type()), "{} square {sq}", pos.to_fen());

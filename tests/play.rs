@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use corvid::position::Position;
+use corvid::Position;
 
 mod common;
 

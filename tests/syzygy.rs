@@ -3,8 +3,8 @@
 //! 10,000 positions, 250 a table, en-passant positions among them
 //! (`tests/data/syzygy/make_expected.py` made the list).
 
-use corvid::position::Position;
 use corvid::syzygy::Tablebases;
+use corvid::Position;
 
 mod common;
 

@@ -215,7 +215,7 @@ fn a_refused_position_is_never_searched_as_another_one() {
         (answers[0].as_str(), answers[1].as_str(), answers[3].as_str()),
         ("bestmove 0000", "bestmove 0000", "bestmove 0000")
     );
-    common::check_bestmove(answers[2], &corvid::position::Position::startpos()).unwrap();
+    common::check_bestmove(answers[2], &corvid::Position::startpos()).unwrap();
 }
 
 #[test]

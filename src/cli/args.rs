@@ -5,14 +5,143 @@
 
 use std::str::FromStr;
 
-/// One flag: `--name`, with a value placeholder (`N`, `MB`, `FILE`) or none (a switch).
+/// What a flag takes after its name.
+#[derive(Clone, Copy, Debug)]
+pub enum Takes {
+    /// Nothing: a switch.
+    Nothing,
+    /// A whole number from `min` to `max`.
+    Int { min: u64, max: u64 },
+    /// A number from `min` to `max`.
+    Float { min: f64, max: f64 },
+    /// One of these words.
+    Word(&'static [&'static str]),
+    /// Any text (a file, a FEN, a time control), checked by the subcommand.
+    Text,
+}
+
+/// What applies when a flag is not given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Default {
+    /// Nothing (the subcommand goes without).
+    Nothing,
+    Int(u64),
+    Float(f64),
+    Word(&'static str),
+    /// Worked out when the subcommand runs, as these words say (`every core`).
+    Said(&'static str),
+}
+
+/// One flag: `--name`, what it takes (with its range or its words) and its default, from which
+/// come its line of help, the check of its value, and the value itself.
 #[derive(Debug)]
 pub struct Flag {
     pub name: &'static str,
-    pub value: Option<&'static str>,
+    /// The value's placeholder in the synopsis (`N`, `MB`, `FILE`); words show themselves.
+    pub value: &'static str,
     pub help: &'static str,
+    pub takes: Takes,
+    pub default: Default,
     /// The subcommand cannot run without it.
     pub required: bool,
+}
+
+/// A switch (a flag without a value).
+pub const fn switch(name: &'static str, help: &'static str) -> Flag {
+    Flag { name, value: "", help, takes: Takes::Nothing, default: Default::Nothing, required: false }
+}
+
+/// A whole number from `min` to `max`.
+pub const fn int(
+    name: &'static str,
+    value: &'static str,
+    help: &'static str,
+    (min, max): (u64, u64),
+    default: Default,
+) -> Flag {
+    Flag { name, value, help, takes: Takes::Int { min, max }, default, required: false }
+}
+
+/// A number from `min` to `max`.
+pub const fn float(
+    name: &'static str,
+    value: &'static str,
+    help: &'static str,
+    (min, max): (f64, f64),
+    default: Default,
+) -> Flag {
+    Flag { name, value, help, takes: Takes::Float { min, max }, default, required: false }
+}
+
+/// One of `words`.
+pub const fn word(name: &'static str, help: &'static str, words: &'static [&'static str], default: Default) -> Flag {
+    Flag { name, value: "", help, takes: Takes::Word(words), default, required: false }
+}
+
+/// Any text.
+pub const fn text(name: &'static str, value: &'static str, help: &'static str, default: Default) -> Flag {
+    Flag { name, value, help, takes: Takes::Text, default, required: false }
+}
+
+/// Any text, which must be given.
+pub const fn required(name: &'static str, value: &'static str, help: &'static str) -> Flag {
+    Flag { name, value, help, takes: Takes::Text, default: Default::Nothing, required: true }
+}
+
+/// Maxima this large are written "or more" (they stand for "no limit").
+const UNBOUNDED: u64 = 1 << 53;
+
+impl Flag {
+    /// What the synopsis writes after the name: the placeholder, or the words (`a|b|c`);
+    /// `None` for a switch.
+    pub fn placeholder(&self) -> Option<String> {
+        match self.takes {
+            Takes::Nothing => None,
+            Takes::Word(words) => Some(words.join("|")),
+            _ => Some(self.value.to_string()),
+        }
+    }
+
+    /// The help line's text: what it is, then its range and its default, from the table.
+    pub fn describe(&self) -> String {
+        let range = match self.takes {
+            Takes::Int { min, max } if max >= UNBOUNDED => Some(format!("{min} or more")),
+            Takes::Int { min, max } => Some(format!("{min}-{max}")),
+            Takes::Float { min, max } if max.is_infinite() => Some(format!("{min} or more")),
+            Takes::Float { min, max } => Some(format!("{min}-{max}")),
+            _ => None,
+        };
+        let default = match self.default {
+            Default::Nothing => None,
+            Default::Int(n) => Some(format!("default {n}")),
+            Default::Float(x) => Some(format!("default {x}")),
+            Default::Word(w) | Default::Said(w) => Some(format!("default {w}")),
+        };
+        match [range, default].into_iter().flatten().collect::<Vec<_>>().join("; ") {
+            extra if extra.is_empty() => self.help.to_string(),
+            extra => format!("{} ({extra})", self.help),
+        }
+    }
+
+    /// `v` checked against what the flag takes: an error that names the flag and the range.
+    fn check(&self, v: &str) -> Result<(), String> {
+        let name = self.name;
+        match self.takes {
+            Takes::Nothing | Takes::Text => Ok(()),
+            Takes::Int { min, max } => match v.parse::<u64>() {
+                Ok(x) if (min..=max).contains(&x) => Ok(()),
+                _ if max >= UNBOUNDED => Err(format!("{name}: '{v}' is not a whole number of {min} or more")),
+                _ => Err(format!("{name}: '{v}' is not a number from {min} to {max}")),
+            },
+            Takes::Float { min, max } => match v.parse::<f64>() {
+                Ok(x) if !x.is_nan() && (min..=max).contains(&x) && (x.is_finite() || max.is_infinite()) => Ok(()),
+                _ if max.is_infinite() => Err(format!("{name}: '{v}' is not a number of {min} or more")),
+                _ => Err(format!("{name}: '{v}' is not a number from {min} to {max}")),
+            },
+            Takes::Word(words) if words.contains(&v) => Ok(()),
+            Takes::Word(words) => Err(format!("{name}: '{v}' is not one of {}", words.join(", "))),
+        }
+    }
 }
 
 /// One subcommand: its name, operands (as the synopsis writes them), what it does, its flags.
@@ -24,21 +153,6 @@ pub struct Spec {
     pub arity: (usize, usize),
     pub about: &'static str,
     pub flags: &'static [Flag],
-}
-
-/// A switch (a flag without a value).
-pub const fn switch(name: &'static str, help: &'static str) -> Flag {
-    Flag { name, value: None, help, required: false }
-}
-
-/// A flag that takes a value.
-pub const fn valued(name: &'static str, value: &'static str, help: &'static str) -> Flag {
-    Flag { name, value: Some(value), help, required: false }
-}
-
-/// A flag that takes a value and must be given.
-pub const fn required(name: &'static str, value: &'static str, help: &'static str) -> Flag {
-    Flag { name, value: Some(value), help, required: true }
 }
 
 /// `text` wrapped to lines of at most `width` characters, each after `indent`.
@@ -69,7 +183,7 @@ impl Spec {
             line = format!("{line} {}", self.operands);
         }
         for flag in self.flags {
-            match (flag.value, flag.required) {
+            match (flag.placeholder(), flag.required) {
                 (Some(v), true) => line.push_str(&format!(" {} {v}", flag.name)),
                 (Some(v), false) => line.push_str(&format!(" [{} {v}]", flag.name)),
                 (None, _) => line.push_str(&format!(" [{}]", flag.name)),
@@ -89,18 +203,23 @@ impl Spec {
         if !self.flags.is_empty() {
             text.push('\n');
             for flag in self.flags {
-                let name = match flag.value {
+                let name = match flag.placeholder() {
                     Some(v) => format!("{} {v}", flag.name),
                     None => flag.name.to_string(),
                 };
-                text.push_str(&format!("  {name:<22} {}\n", flag.help));
+                // A name too long for its column gets a line of its own.
+                if name.len() > 22 {
+                    text.push_str(&format!("  {name}\n  {:22} {}\n", "", flag.describe()));
+                } else {
+                    text.push_str(&format!("  {name:<22} {}\n", flag.describe()));
+                }
             }
         }
         text
     }
 
-    /// Splits `args` into operands and flags, checking every flag against the spec. `Ok(None)`:
-    /// `--help` or `-h` was given.
+    /// Splits `args` into operands and flags, checking every flag and its value against the
+    /// spec. `Ok(None)`: `--help` or `-h` was given.
     pub fn parse(&'static self, args: &[String]) -> Result<Option<Parsed>, String> {
         let mut parsed = Parsed { spec: self, operands: Vec::new(), flags: Vec::new() };
         let mut it = args.iter();
@@ -114,8 +233,12 @@ impl Spec {
                     .iter()
                     .find(|f| f.name == arg)
                     .ok_or_else(|| format!("unknown option '{arg}' ({})", self.usage()))?;
-                let value = match flag.value {
-                    Some(v) => Some(it.next().cloned().ok_or_else(|| format!("{} needs a value ({v})", flag.name))?),
+                let value = match flag.placeholder() {
+                    Some(v) => {
+                        let value = it.next().ok_or_else(|| format!("{} needs a value ({v})", flag.name))?;
+                        flag.check(value)?;
+                        Some(value.clone())
+                    }
                     None => None,
                 };
                 parsed.flags.push((flag.name, value));
@@ -142,8 +265,13 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    fn flag(&self, name: &str) -> &'static Flag {
+        let spec: &'static Spec = self.spec;
+        spec.flags.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("{name} is not a flag of {}", spec.name))
+    }
+
     fn value(&self, name: &str) -> Option<&str> {
-        debug_assert!(self.spec.flags.iter().any(|f| f.name == name), "{name} is not a flag of {}", self.spec.name);
+        self.flag(name);
         self.flags.iter().rev().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
     }
 
@@ -162,26 +290,53 @@ impl Parsed {
         self.value(name).map(str::to_string)
     }
 
-    /// The whole number of `name` in `min..=max`, or `default` when it is not given.
-    pub fn int<T>(&self, name: &str, default: T, min: T, max: T) -> Result<T, String>
-    where
-        T: FromStr + PartialOrd + std::fmt::Display + Copy,
-    {
-        match self.value(name) {
-            None => Ok(default),
-            Some(v) => in_range(name, v, min, max),
+    /// The whole number of `name` (checked when parsed), or its default from the table.
+    pub fn int<T: TryFrom<u64>>(&self, name: &str) -> T {
+        match self.flag(name).default {
+            Default::Int(n) => self.int_or(name, convert(name, n)),
+            other => panic!("{name}: no number as its default in the table ({other:?})"),
         }
     }
 
-    /// The number of `name` in `min..=max`, or `default` when it is not given.
-    pub fn float(&self, name: &str, default: f64, min: f64, max: f64) -> Result<f64, String> {
+    /// The whole number of `name` if given.
+    pub fn int_given<T: TryFrom<u64>>(&self, name: &str) -> Option<T> {
+        self.value(name).map(|v| convert(name, v.parse::<u64>().expect("checked when parsed")))
+    }
+
+    /// The whole number of `name`, or `default` (worked out by the caller, as the table says).
+    pub fn int_or<T: TryFrom<u64>>(&self, name: &str, default: T) -> T {
+        self.int_given(name).unwrap_or(default)
+    }
+
+    /// The number of `name` (checked when parsed), or its default from the table.
+    pub fn float(&self, name: &str) -> f64 {
+        match self.flag(name).default {
+            Default::Float(x) => self.float_or(name, x),
+            other => panic!("{name}: no number as its default in the table ({other:?})"),
+        }
+    }
+
+    /// The number of `name`, or `default` (worked out by the caller, as the table says).
+    pub fn float_or(&self, name: &str, default: f64) -> f64 {
+        self.value(name).map_or(default, |v| v.parse().expect("checked when parsed"))
+    }
+
+    /// The word given for `name` (one of the table's), or the table's default.
+    pub fn word(&self, name: &str) -> &'static str {
+        let flag = self.flag(name);
+        let Takes::Word(words) = flag.takes else { panic!("{name} takes no words") };
         match self.value(name) {
-            None => Ok(default),
-            Some(v) => match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(x),
-                _ => Err(format!("{name}: '{v}' is not a number from {min} to {max}")),
+            Some(v) => words.iter().find(|w| **w == v).expect("checked when parsed"),
+            None => match flag.default {
+                Default::Word(w) => w,
+                other => panic!("{name}: no word as its default in the table ({other:?})"),
             },
         }
+    }
+
+    /// The word given for `name`, if any.
+    pub fn word_given(&self, name: &str) -> Option<&'static str> {
+        self.value(name).is_some().then(|| self.word(name))
     }
 
     /// Operand `i` as a whole number in `min..=max` (`what` names it in the error).
@@ -191,6 +346,12 @@ impl Parsed {
     {
         self.operands.get(i).map(|v| in_range(what, v, min, max)).transpose()
     }
+}
+
+/// A checked value as the caller's type: the table's ranges fit the types the subcommands
+/// read them as (a test parses every maximum).
+fn convert<T: TryFrom<u64>>(name: &str, n: u64) -> T {
+    T::try_from(n).unwrap_or_else(|_| panic!("{name}: {n} does not fit the type it is read as"))
 }
 
 fn in_range<T>(name: &str, v: &str, min: T, max: T) -> Result<T, String>
@@ -213,8 +374,11 @@ mod tests {
         arity: (1, 2),
         about: "A demonstration.",
         flags: &[
-            valued("--threads", "N", "threads"),
-            valued("--lr", "X", "rate"),
+            int("--threads", "N", "threads", (1, 8), Default::Int(1)),
+            float("--lr", "X", "rate", (0.0, 1.0), Default::Float(0.5)),
+            int("--games", "N", "games", (1, u64::MAX), Default::Said("all")),
+            word("--base", "what to add to", &["none", "hce"], Default::Word("none")),
+            text("--out", "FILE", "where", Default::Nothing),
             switch("--nnue", "network"),
             switch("--hce", "hand-crafted"),
         ],
@@ -225,22 +389,51 @@ mod tests {
     }
 
     #[test]
-    fn synopsis_and_help_come_from_the_spec() {
-        assert_eq!(SPEC.synopsis(), "corvid demo <file> [<more>] [--threads N] [--lr X] [--nnue] [--hce]");
-        assert!(SPEC.help().contains("  --threads N            threads\n"), "{}", SPEC.help());
+    fn synopsis_and_help_come_from_the_table() {
+        assert_eq!(
+            SPEC.synopsis(),
+            "corvid demo <file> [<more>] [--threads N] [--lr X] [--games N] [--base none|hce] [--out FILE] [--nnue] [--hce]"
+        );
+        let help = SPEC.help();
+        for line in [
+            "  --threads N            threads (1-8; default 1)\n",
+            "  --lr X                 rate (0-1; default 0.5)\n",
+            "  --games N              games (1 or more; default all)\n",
+            "  --base none|hce        what to add to (default none)\n",
+            "  --out FILE             where\n",
+            "  --nnue                 network\n",
+        ] {
+            assert!(help.contains(line), "{line:?} in {help}");
+        }
         assert!(SPEC.parse(&args("x --help")).unwrap().is_none());
     }
 
     #[test]
-    fn flags_values_and_ranges() {
+    fn values_come_checked_with_the_tables_defaults() {
         let p = SPEC.parse(&args("f --threads 3 --hce --nnue --threads 4")).unwrap().unwrap();
         assert_eq!(p.operands, vec!["f"]);
-        assert_eq!(p.int("--threads", 1usize, 1, 8), Ok(4), "the later value wins");
+        assert_eq!(p.int::<usize>("--threads"), 4, "the later value wins");
         assert_eq!(p.last_of(&["--nnue", "--hce"]), Some("--nnue"));
-        assert_eq!(p.float("--lr", 0.5, 0.0, 1.0), Ok(0.5));
-        assert_eq!(p.int("--threads", 1usize, 1, 3), Err("--threads: '4' is not a number from 1 to 3".into()));
-        let p = SPEC.parse(&args("f --lr nan")).unwrap().unwrap();
-        assert!(p.float("--lr", 0.5, 0.0, 1.0).is_err());
+        assert_eq!(p.float("--lr"), 0.5);
+        assert_eq!(p.word("--base"), "none");
+        assert_eq!(p.word_given("--base"), None);
+        assert_eq!(p.int_or::<u64>("--games", 7), 7);
+        assert_eq!(p.text("--out"), None);
+        let p = SPEC.parse(&args("f --games 18446744073709551615 --base hce --lr 1")).unwrap().unwrap();
+        assert_eq!(p.int_or::<u64>("--games", 7), u64::MAX);
+        assert_eq!(p.word("--base"), "hce");
+        assert_eq!(p.float("--lr"), 1.0);
+        for (bad, error) in [
+            ("f --threads 9", "--threads: '9' is not a number from 1 to 8"),
+            ("f --threads 0", "--threads: '0' is not a number from 1 to 8"),
+            ("f --threads -1", "--threads: '-1' is not a number from 1 to 8"),
+            ("f --games 0", "--games: '0' is not a whole number of 1 or more"),
+            ("f --lr nan", "--lr: 'nan' is not a number from 0 to 1"),
+            ("f --lr 1.5", "--lr: '1.5' is not a number from 0 to 1"),
+            ("f --base psqt", "--base: 'psqt' is not one of none, hce"),
+        ] {
+            assert_eq!(SPEC.parse(&args(bad)).unwrap_err(), error, "{bad}");
+        }
     }
 
     #[test]
@@ -249,5 +442,6 @@ mod tests {
         assert_eq!(SPEC.parse(&args("a b c")).unwrap_err(), SPEC.usage());
         assert!(SPEC.parse(&args("a --bogus")).unwrap_err().starts_with("unknown option '--bogus'"));
         assert_eq!(SPEC.parse(&args("a --threads")).unwrap_err(), "--threads needs a value (N)");
+        assert_eq!(SPEC.parse(&args("a --base")).unwrap_err(), "--base needs a value (none|hce)");
     }
 }

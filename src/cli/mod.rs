@@ -16,16 +16,18 @@ use crate::position::Position;
 use crate::search::strength::{MAX_ELO, MIN_ELO};
 use crate::tools::{datagen, epd, packed, train, tune};
 use crate::uci::{self, Engine};
-use args::{required, switch, valued, Parsed, Spec};
+use args::{float, int, required, switch, text, word, Default, Flag, Parsed, Spec};
 
-/// The most threads a subcommand takes (`THREADS`' help says so; a test checks it).
-const MAX_THREADS: usize = 1024;
-const THREADS: args::Flag = valued("--threads", "N", "threads (1-1024; default 1)");
-const HASH: args::Flag = valued("--hash", "MB", "hash table size in MiB");
-const NNUE: args::Flag = switch("--nnue", "evaluate with the network (the default)");
-const HCE: args::Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
+/// The most threads a subcommand takes.
+const MAX_THREADS: u64 = 1024;
+const THREADS: Flag = int("--threads", "N", "threads", (1, MAX_THREADS), Default::Int(1));
+const HASH: Flag = int("--hash", "MB", "hash table size in MiB", (1, 1 << 25), Default::Int(16));
+const NNUE: Flag = switch("--nnue", "evaluate with the network (the default)");
+const HCE: Flag = switch("--hce", "evaluate with the hand-crafted evaluation alone");
+const UNLIMITED: u64 = u64::MAX;
 
-/// Every subcommand, in the order `corvid help` lists them.
+/// Every subcommand, in the order `corvid help` lists them: each flag with its range and
+/// default, from which its help, its check and its value come.
 pub static SPECS: [Spec; 12] = [
     Spec {
         name: "play",
@@ -35,11 +37,11 @@ pub static SPECS: [Spec; 12] = [
                 for the commands (hint, moves, undo, redo, flip, save, load, resign, draw, new, \
                 think, quit). Works with piped input, a move or command a line.",
         flags: &[
-            valued("--color", "white|black|random", "your colour (default white)"),
-            valued("--tc", "MIN+INC", "minutes a game and seconds a move, or none (default 10+5)"),
-            valued("--elo", "N", "the engine's level, 1000-2600 (default full strength)"),
-            valued("--book", "FILE", "a Polyglot opening book for the engine"),
-            valued("--fen", "FEN", "start from this position"),
+            word("--color", "your colour", &["white", "black", "random"], Default::Word("white")),
+            text("--tc", "MIN+INC", "minutes a game and seconds a move, or none", Default::Said("10+5")),
+            int("--elo", "N", "the engine's level", (MIN_ELO as u64, MAX_ELO as u64), Default::Said("full strength")),
+            text("--book", "FILE", "a Polyglot opening book for the engine", Default::Nothing),
+            text("--fen", "FEN", "start from this position", Default::Nothing),
             switch("--ascii", "letters instead of Unicode pieces"),
         ],
     },
@@ -50,7 +52,7 @@ pub static SPECS: [Spec; 12] = [
         about: "Count the leaf nodes of the legal move tree, one line per root move, then the total and the speed.",
         flags: &[
             THREADS,
-            valued("--hash", "MB", "a perft table of this size (default none)"),
+            int("--hash", "MB", "a perft table of this size, 0 for none", (0, 1 << 20), Default::Int(0)),
             switch("--chess960", "write castling as king takes rook"),
         ],
     },
@@ -69,9 +71,9 @@ pub static SPECS: [Spec; 12] = [
         arity: (1, 1),
         about: "Check every ';Dk n' entry of an EPD perft suite; exit status 1 on any failure.",
         flags: &[
-            valued("--max-depth", "D", "skip entries deeper than D (0-64)"),
+            int("--max-depth", "D", "skip entries deeper than D", (0, 64), Default::Said("none skipped")),
             THREADS,
-            valued("--hash", "MB", "a perft table of this size per thread (default none)"),
+            int("--hash", "MB", "a perft table of this size per thread, 0 for none", (0, 1 << 20), Default::Int(0)),
             switch("--chess960", "accepted for symmetry with perft: castling is read from each FEN"),
         ],
     },
@@ -81,14 +83,14 @@ pub static SPECS: [Spec; 12] = [
         arity: (0, 1),
         about: "Fixed-depth search of 44 positions (depth 1-64, default 13); last line '<N> nodes <M> nps'. \
                 With 1 thread and 16 MB, the defaults, N is the search's signature.",
-        flags: &[THREADS, valued("--hash", "MB", "hash table size in MiB (default 16)"), NNUE, HCE],
+        flags: &[THREADS, HASH, NNUE, HCE],
     },
     Spec {
         name: "epd",
         operands: "<file>",
         arity: (1, 1),
         about: "Solve an EPD test suite (bm/am in SAN), MS milliseconds a position.",
-        flags: &[valued("--movetime", "MS", "time per position (default 1000)"), THREADS, HASH],
+        flags: &[int("--movetime", "MS", "time per position", (1, 86_400_000), Default::Int(1000)), THREADS, HASH],
     },
     Spec {
         name: "tune",
@@ -97,13 +99,13 @@ pub static SPECS: [Spec; 12] = [
         about: "Fit the hand-crafted evaluation's weights to game results (Texel's method); \
                 lines are 'FEN [result]'.",
         flags: &[
-            valued("--epochs", "N", "Adam steps over the whole data (default 2000)"),
-            valued("--limit", "N", "read at most N positions"),
+            int("--epochs", "N", "Adam steps over the whole data", (0, 100_000_000), Default::Int(2000)),
+            int("--limit", "N", "read at most N positions", (1, UNLIMITED), Default::Said("all")),
             THREADS,
-            valued("--lr", "X", "learning rate (default 1.0)"),
-            valued("--reg", "X", "L2 pull toward the starting weights (default 0)"),
-            valued("--time", "S", "stop after S seconds"),
-            valued("--out", "FILE", "write the weights as Rust source (src/weights/params.rs)"),
+            float("--lr", "X", "learning rate", (0.0, 1e6), Default::Float(1.0)),
+            float("--reg", "X", "L2 pull toward the starting weights", (0.0, 1e6), Default::Float(0.0)),
+            float("--time", "S", "stop after S seconds", (0.0, f64::INFINITY), Default::Said("no limit")),
+            text("--out", "FILE", "write the weights as Rust source (src/weights/params.rs)", Default::Nothing),
         ],
     },
     Spec {
@@ -117,22 +119,30 @@ pub static SPECS: [Spec; 12] = [
                 at once). Appends: a stopped run resumes where it was, with a manifest beside the \
                 file (<out>.manifest) that says how to make it again.",
         flags: &[
-            valued("--games", "N", "the games the file should hold (default 100)"),
-            valued("--nodes", "N", "soft node limit a move (default 5000)"),
-            valued("--threads", "N", "threads (default: every core)"),
-            valued("--random-plies", "N", "random plies of the opening (default 8, one more half the time)"),
-            valued("--seed", "N", "random seed (default 1)"),
+            int("--games", "N", "the games the file should hold", (1, UNLIMITED), Default::Int(100)),
+            int("--nodes", "N", "soft node limit a move", (1, UNLIMITED), Default::Int(5000)),
+            int("--threads", "N", "threads", (1, MAX_THREADS), Default::Said("every core")),
+            int(
+                "--random-plies",
+                "N",
+                "random plies of the opening, one more half the time",
+                (0, 200),
+                Default::Said("8, or 2 with --book"),
+            ),
+            int("--seed", "N", "random seed", (0, UNLIMITED), Default::Int(1)),
             switch("--scores", "text as 'FEN | score | result'"),
             switch("--dfrc", "start from Double Fischer Random back ranks"),
-            valued(
+            text(
                 "--book",
                 "FILE",
-                "start each game from a random position of this EPD (as OpenBench's DATAGEN gives one), then --random-plies (default 2 with a book)",
+                "start each game from a random position of this EPD (as OpenBench's DATAGEN gives one), then --random-plies",
+                Default::Nothing,
             ),
-            valued(
+            text(
                 "--syzygy",
                 "PATHS",
                 "Syzygy tables (':'-separated folders): a game ends when a capture enters them, with their result",
+                Default::Nothing,
             ),
             NNUE,
             HCE,
@@ -144,7 +154,7 @@ pub static SPECS: [Spec; 12] = [
         arity: (2, 2),
         about: "Search every 'FEN [result]' position for N nodes and write 'FEN | score | result' \
                 (positions in check and mate scores skipped).",
-        flags: &[valued("--nodes", "N", "nodes a position (default 5000)"), THREADS, NNUE, HCE],
+        flags: &[int("--nodes", "N", "nodes a position", (1, UNLIMITED), Default::Int(5000)), THREADS, NNUE, HCE],
     },
     Spec {
         name: "convert",
@@ -173,26 +183,49 @@ pub static SPECS: [Spec; 12] = [
                 <net>.json. Data larger than the cache is read from disk every epoch.",
         flags: &[
             required("--out", "<net>", "the network file to write"),
-            valued("--epochs", "N", "passes over the data (default 30)"),
-            valued("--batch", "N", "positions a step (default 16384)"),
-            valued("--lr", "X", "learning rate at the start (default 0.001)"),
-            valued("--lr-end", "X", "learning rate at the end of the cosine schedule (default 0.00001)"),
-            valued("--weight-decay", "X", "decoupled weight decay (AdamW), 0-1; 0 is plain Adam (default 0.01)"),
-            valued("--schedule", "cosine|steps", "the learning rate falls along a cosine to --lr-end, or by 0.3 at 60% and 85% of the epochs (default cosine)"),
-            valued("--min-ply", "N", "leave out the positions of a game's first N plies, counted from the standard start (default 0)"),
-            valued("--lambda", "X", "weight of the search score against the result, 0-1 (default 0.75)"),
+            int("--epochs", "N", "passes over the data", (1, 1_000_000), Default::Int(30)),
+            int("--batch", "N", "positions a step", (1, 1 << 24), Default::Int(16384)),
+            float("--lr", "X", "learning rate at the start", (0.0, 10.0), Default::Float(0.001)),
+            float("--lr-end", "X", "learning rate at the end of the cosine schedule", (0.0, 10.0), Default::Float(0.00001)),
+            float("--weight-decay", "X", "decoupled weight decay (AdamW); 0 is plain Adam", (0.0, 1.0), Default::Float(0.01)),
+            word(
+                "--schedule",
+                "the learning rate falls along a cosine to --lr-end, or by 0.3 at 60% and 85% of the epochs",
+                &["cosine", "steps"],
+                Default::Word("cosine"),
+            ),
+            int(
+                "--min-ply",
+                "N",
+                "leave out the positions of a game's first N plies, counted from the standard start",
+                (0, 10_000),
+                Default::Int(0),
+            ),
+            float("--lambda", "X", "weight of the search score against the result", (0.0, 1.0), Default::Float(0.75)),
             THREADS,
-            valued("--seed", "N", "random seed (default 1)"),
-            valued("--base", "none|psqt|hce", "what the output is added to (default none)"),
-            valued(
+            int("--seed", "N", "random seed", (0, UNLIMITED), Default::Int(1)),
+            word("--base", "what the output is added to", &["none", "psqt", "hce"], Default::Word("none")),
+            text(
                 "--init",
                 "<net>",
                 "start from this network (of the same base; --hidden may widen it) instead of random weights",
+                Default::Nothing,
             ),
-            valued("--hidden", "N", "neurons per perspective, a multiple of 16 up to 256 (default this build's)"),
-            valued("--king-buckets", "none|mirror|4|8|4u", "inputs by the square of each side's king (default none; 4u: not mirrored)"),
-            valued("--cache", "N", "training positions kept in memory between epochs (default 40000000)"),
-            valued("--buffer", "N", "positions shuffled together when reading from disk (default 4000000)"),
+            int("--hidden", "N", "neurons per perspective, a multiple of 16", (16, 256), Default::Said("this build's")),
+            word(
+                "--king-buckets",
+                "inputs by the square of each side's king (4u: not mirrored)",
+                &crate::nnue::Layout::NAMES,
+                Default::Word("none"),
+            ),
+            int(
+                "--cache",
+                "N",
+                "training positions kept in memory between epochs",
+                (0, train::MAX_CACHE as u64),
+                Default::Int(40_000_000),
+            ),
+            int("--buffer", "N", "positions shuffled together when reading from disk", (1, 1 << 30), Default::Int(4_000_000)),
             switch("--mirror", "also train on positions without castling rights reflected left to right"),
         ],
     },
@@ -287,8 +320,8 @@ pub fn help() -> String {
     text
 }
 
-fn threads(p: &Parsed) -> Result<usize, String> {
-    p.int("--threads", 1, 1, MAX_THREADS)
+fn threads(p: &Parsed) -> usize {
+    p.int("--threads")
 }
 
 /// The network switches: the last of `--nnue` and `--hce` wins; neither, the engine's default.
@@ -328,55 +361,50 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
         "perft" => Subcommand::Perft {
             depth: p.operand_int(0, "perft depth", 0, 64)?.unwrap_or(0),
             fen: (ops.len() > 1).then(|| ops[1..].join(" ")),
-            threads: threads(&p)?,
-            hash_mb: p.int("--hash", 0, 0, 1 << 20)?,
+            threads: threads(&p),
+            hash_mb: p.int("--hash"),
             chess960: p.switch("--chess960"),
         },
-        "perft-bench" => Subcommand::PerftBench { threads: threads(&p)?, shallow: p.switch("--shallow") },
+        "perft-bench" => Subcommand::PerftBench { threads: threads(&p), shallow: p.switch("--shallow") },
         "perft-suite" => Subcommand::PerftSuite {
             file: ops[0].clone(),
             options: SuiteOptions {
-                max_depth: p.int("--max-depth", u32::MAX, 0, 64)?,
-                threads: threads(&p)?,
-                hash_mb: p.int("--hash", 0, 0, 1 << 20)?,
+                max_depth: p.int_or("--max-depth", u32::MAX),
+                threads: threads(&p),
+                hash_mb: p.int("--hash"),
             },
         },
         "bench" => Subcommand::Bench {
             depth: p.operand_int(0, "bench depth", 1, 64)?.unwrap_or(crate::bench::DEFAULT_DEPTH),
-            threads: threads(&p)?,
-            hash_mb: p.int("--hash", 16, 1, 1 << 25)?,
+            threads: threads(&p),
+            hash_mb: p.int("--hash"),
             use_nnue: use_nnue(&p),
         },
         "epd" => Subcommand::Epd {
             file: ops[0].clone(),
-            movetime: Duration::from_millis(p.int("--movetime", 1000, 1, 86_400_000)?),
-            threads: threads(&p)?,
-            hash_mb: p.int("--hash", 16, 1, 1 << 25)?,
+            movetime: Duration::from_millis(p.int("--movetime")),
+            threads: threads(&p),
+            hash_mb: p.int("--hash"),
         },
         "tune" => Subcommand::Tune(tune::Options {
             file: ops[0].clone(),
-            epochs: p.int("--epochs", 2000, 0, 100_000_000)?,
-            limit: p.int("--limit", usize::MAX, 1, usize::MAX)?,
-            threads: threads(&p)?,
-            lr: p.float("--lr", 1.0, 0.0, 1e6)?,
-            reg: p.float("--reg", 0.0, 0.0, 1e6)?,
-            time_limit: p.float("--time", f64::INFINITY, 0.0, f64::INFINITY)?,
+            epochs: p.int("--epochs"),
+            limit: p.int_or("--limit", usize::MAX),
+            threads: threads(&p),
+            lr: p.float("--lr"),
+            reg: p.float("--reg"),
+            time_limit: p.float_or("--time", f64::INFINITY),
             out: p.text("--out"),
         }),
         "datagen" => Subcommand::Datagen {
             out: ops[0].clone(),
             options: datagen::Options {
-                games: p.int("--games", 100, 1, usize::MAX)?,
+                games: p.int("--games"),
                 first_game: 0,
-                nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
-                threads: p.int(
-                    "--threads",
-                    std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    1,
-                    MAX_THREADS,
-                )?,
-                random_plies: p.int("--random-plies", if p.text("--book").is_some() { 2 } else { 8 }, 0, 200)?,
-                seed: p.int("--seed", 1, 0, u64::MAX)?,
+                nodes: p.int("--nodes"),
+                threads: p.int_or("--threads", std::thread::available_parallelism().map_or(1, |n| n.get())),
+                random_plies: p.int_or("--random-plies", if p.text("--book").is_some() { 2 } else { 8 }),
+                seed: p.int("--seed"),
                 use_nnue: use_nnue(&p),
                 output: match packed::Format::of(&ops[0]) {
                     packed::Format::Games => datagen::Output::Games,
@@ -400,8 +428,8 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
         "label" => Subcommand::Label {
             input: ops[0].clone(),
             output: ops[1].clone(),
-            nodes: p.int("--nodes", 5000, 1, u64::MAX)?,
-            threads: threads(&p)?,
+            nodes: p.int("--nodes"),
+            threads: threads(&p),
             use_nnue: use_nnue(&p),
         },
         "convert" => Subcommand::Convert { input: ops[0].clone(), output: ops[1].clone() },
@@ -409,55 +437,47 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
         "train" => {
             let defaults = train::Options::new(ops.to_vec(), p.text("--out").unwrap_or_default());
             Subcommand::Train(train::Options {
-                epochs: p.int("--epochs", 30, 1, 1_000_000)?,
-                batch: p.int("--batch", 16384, 1, 1 << 24)?,
-                lr: p.float("--lr", 0.001, 0.0, 10.0)? as f32,
-                lr_end: p.float("--lr-end", f64::from(defaults.lr_end), 0.0, 10.0)? as f32,
-                weight_decay: p.float("--weight-decay", f64::from(defaults.weight_decay), 0.0, 1.0)? as f32,
-                schedule: match p.text("--schedule").as_deref() {
-                    None | Some("cosine") => train::Schedule::Cosine,
-                    Some("steps") => train::Schedule::Steps,
-                    Some(other) => return Err(format!("--schedule: '{other}' is not cosine or steps")),
+                epochs: p.int("--epochs"),
+                batch: p.int("--batch"),
+                lr: p.float("--lr") as f32,
+                lr_end: p.float("--lr-end") as f32,
+                weight_decay: p.float("--weight-decay") as f32,
+                schedule: match p.word("--schedule") {
+                    "steps" => train::Schedule::Steps,
+                    _ => train::Schedule::Cosine,
                 },
-                min_ply: p.int("--min-ply", 0, 0, 10_000)?,
-                lambda: p.float("--lambda", 0.75, 0.0, 1.0)? as f32,
-                threads: threads(&p)?,
-                seed: p.int("--seed", 1, 0, u64::MAX)?,
-                base: match p.text("--base").as_deref() {
-                    None | Some("none") => Base::None,
-                    Some("psqt") => Base::Psqt,
-                    Some("hce") => Base::Hce,
-                    Some(other) => return Err(format!("--base: '{other}' is not none, psqt or hce")),
+                min_ply: p.int("--min-ply"),
+                lambda: p.float("--lambda") as f32,
+                threads: threads(&p),
+                seed: p.int("--seed"),
+                base: match p.word("--base") {
+                    "psqt" => Base::Psqt,
+                    "hce" => Base::Hce,
+                    _ => Base::None,
                 },
                 init: p.text("--init"),
-                hidden: p.int("--hidden", defaults.hidden, 16, 256)?,
-                layout: match p.text("--king-buckets") {
+                hidden: p.int_or("--hidden", defaults.hidden),
+                layout: match p.word_given("--king-buckets") {
                     None => defaults.layout,
-                    Some(name) => crate::nnue::Layout::named(&name).ok_or_else(|| {
-                        format!("--king-buckets: '{name}' is not one of {}", crate::nnue::Layout::NAMES.join(", "))
-                    })?,
+                    Some(name) => crate::nnue::Layout::named(name).expect("the table offers the layouts' names"),
                 },
-                cache: p.int("--cache", defaults.cache, 0, train::MAX_CACHE)?,
-                buffer: p.int("--buffer", defaults.buffer, 1, 1 << 30)?,
+                cache: p.int("--cache"),
+                buffer: p.int("--buffer"),
                 mirror: p.switch("--mirror"),
                 ..defaults
             })
         }
         "play" => Subcommand::Play(crate::play::Options {
-            side: match p.text("--color").as_deref() {
-                None | Some("white") => crate::play::Side::White,
-                Some("black") => crate::play::Side::Black,
-                Some("random") => crate::play::Side::Random,
-                Some(other) => return Err(format!("--color: '{other}' is not white, black or random")),
+            side: match p.word("--color") {
+                "black" => crate::play::Side::Black,
+                "random" => crate::play::Side::Random,
+                _ => crate::play::Side::White,
             },
             tc: match p.text("--tc") {
                 None => crate::play::Options::default().tc,
                 Some(text) => crate::play::TimeControl::parse(&text)?,
             },
-            elo: match p.text("--elo") {
-                None => None,
-                Some(_) => Some(p.int("--elo", 0, MIN_ELO, MAX_ELO)?),
-            },
+            elo: p.int_given("--elo"),
             book: p.text("--book"),
             fen: p.text("--fen"),
             ascii: p.switch("--ascii"),
@@ -742,9 +762,91 @@ mod tests {
         assert!(spec("train").unwrap().usage().ends_with("[--buffer N] [--mirror]"));
         assert!(help.contains("UCI commands:"), "the UCI part follows");
         // The level's range is the one the parser takes.
-        assert!(spec("play").unwrap().help().contains(&format!("level, {MIN_ELO}-{MAX_ELO} ")));
+        assert!(spec("play").unwrap().help().contains(&format!("level ({MIN_ELO}-{MAX_ELO}; ")));
         assert!(parse_line(&format!("play --elo {MAX_ELO}")).is_ok());
         assert!(parse_line(&format!("play --elo {}", MAX_ELO + 1)).is_err());
+    }
+
+    /// Each subcommand with the operands and flags it cannot go without.
+    fn minimal(name: &str) -> &'static str {
+        match name {
+            "perft" => "perft 3",
+            "perft-suite" => "perft-suite f",
+            "epd" => "epd f",
+            "tune" => "tune f",
+            "datagen" => "datagen o.vf",
+            "label" => "label a b",
+            "convert" => "convert a b",
+            "train" => "train d --out n",
+            "play" => "play",
+            "perft-bench" => "perft-bench",
+            "bench" => "bench",
+            "spsa" => "spsa",
+            other => panic!("no minimal command line for {other}"),
+        }
+    }
+
+    #[test]
+    fn every_flag_takes_its_range_and_words_and_nothing_else() {
+        // From the one table: each number flag takes both ends of its range (read as the type
+        // the subcommand uses, without overflow) and refuses what lies beyond, with its name;
+        // each word flag takes its words and no other; the help line says the range.
+        for spec in &SPECS {
+            let base = minimal(spec.name);
+            for flag in spec.flags {
+                let line = |v: &str| format!("{base} {} {v}", flag.name);
+                match flag.takes {
+                    args::Takes::Int { min, max } => {
+                        for v in [min, max] {
+                            assert!(parse_line(&line(&v.to_string())).is_ok(), "{}", line(&v.to_string()));
+                        }
+                        let mut beyond = vec![format!("{}1", max)];
+                        if min > 0 {
+                            beyond.push((min - 1).to_string());
+                        }
+                        for v in beyond {
+                            let e = parse_line(&line(&v)).unwrap_err();
+                            assert!(e.starts_with(&format!("{}: '{v}'", flag.name)), "{}: {e}", line(&v));
+                        }
+                        let range = if max >= 1 << 53 { format!("{min} or more") } else { format!("{min}-{max}") };
+                        assert!(flag.describe().contains(&range), "{}: {}", flag.name, flag.describe());
+                    }
+                    args::Takes::Float { min, max } => {
+                        assert!(parse_line(&line(&min.to_string())).is_ok(), "{}", line(&min.to_string()));
+                        assert!(parse_line(&line("-1")).is_err() || min < -1.0, "{}", line("-1"));
+                        assert!(parse_line(&line("nan")).is_err(), "{}", line("nan"));
+                        if max.is_finite() {
+                            assert!(parse_line(&line(&max.to_string())).is_ok(), "{}", line(&max.to_string()));
+                            assert!(parse_line(&line(&(max * 2.0 + 1.0).to_string())).is_err());
+                        }
+                    }
+                    args::Takes::Word(words) => {
+                        for w in words {
+                            assert!(parse_line(&line(w)).is_ok(), "{}", line(w));
+                        }
+                        let e = parse_line(&line("frobnicate")).unwrap_err();
+                        assert!(words.iter().all(|w| e.contains(w)), "{e}");
+                    }
+                    args::Takes::Nothing | args::Takes::Text => {}
+                }
+                if let args::Default::Word(w) = flag.default {
+                    assert!(matches!(flag.takes, args::Takes::Word(words) if words.contains(&w)), "{}", flag.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_tables_defaults_are_the_trainers() {
+        // `train` with no flag but --out gives the options the trainer itself starts from: the
+        // table's defaults (which its help prints) are not a second copy that can drift.
+        match parse_line("train d --out n").unwrap() {
+            Subcommand::Train(options) => {
+                let own = train::Options::new(vec!["d".to_string()], "n".to_string());
+                assert_eq!(format!("{options:?}"), format!("{own:?}"));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -805,11 +907,11 @@ mod tests {
         }
         assert!(matches!(parse_line("datagen --help"), Ok(Subcommand::Help(Some(s))) if s.name == "datagen"));
         // Every subcommand with threads takes the range the help gives.
-        assert!(THREADS.help.contains(&format!("1-{MAX_THREADS}")), "{}", THREADS.help);
+        assert!(THREADS.describe().contains(&format!("1-{MAX_THREADS}")), "{}", THREADS.describe());
         for name in
             ["perft 3", "perft-bench", "bench", "epd f", "label a b", "tune f", "train d --out n", "datagen o.vf"]
         {
-            let cmd = |n: usize| parse_line(&format!("{name} --threads {n}"));
+            let cmd = |n: u64| parse_line(&format!("{name} --threads {n}"));
             assert!(cmd(MAX_THREADS).is_ok(), "{name}: {:?}", cmd(MAX_THREADS).err());
             assert!(cmd(MAX_THREADS + 1).is_err(), "{name}");
         }

@@ -4,7 +4,7 @@
 //! game phase (knight and bishop 1, rook 2, queen 4; 24 in all), the endgame half scaled down in
 //! drawish endings, and returned from the side to move's point of view in centipawns.
 //!
-//! The weights themselves live below the position, in [`crate::weights`]. Files: `pawns` (pawn
+//! The weights themselves live below the position, in `crate::weights`. Files: `pawns` (pawn
 //! structure, king shelter, pawn hash table), `terms` (everything else), `tracer` (what the
 //! terms report each weight to), `trace` (coefficients for the tuner and the `eval` breakdown).
 

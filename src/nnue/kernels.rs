@@ -43,7 +43,7 @@ pub(super) fn apply<const A: usize, const S: usize>(
     apply_scalar(parent, adds, subs, out)
 }
 
-/// [`apply`] lane by lane: the reference the AVX2 kernel is tested against (and, vectorised by
+/// `apply` lane by lane: the reference the AVX2 kernel is tested against (and, vectorised by
 /// the compiler, the kernel of builds for the CPU).
 #[inline(always)]
 pub fn apply_scalar<const A: usize, const S: usize>(
@@ -100,7 +100,7 @@ pub(super) fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     screlu_dot_scalar(acc, weights)
 }
 
-/// [`screlu_dot`] one lane at a time: the reference the vector versions are tested against.
+/// `screlu_dot` one lane at a time: the reference the vector versions are tested against.
 #[inline(always)]
 pub fn screlu_dot_scalar(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;
@@ -157,7 +157,7 @@ pub mod simd {
     }
 
     /// `out = parent + adds - subs` (wrapping), 16 lanes at a time: the accumulator update of
-    /// [`super::apply`].
+    /// `super::apply`.
     ///
     /// # Safety
     /// The CPU must have AVX2.

@@ -21,8 +21,8 @@
 //! search uses it unless the `UseNNUE` option is off (see the README for how it measures against
 //! the hand-crafted evaluation).
 //!
-//! The file format is described in [`format`] (read and written in `file`); the layout of the inputs in [`layout`]; the
-//! accumulators in [`accumulator`]; the inner loops in [`kernels`].
+//! The file format is described in [`format`] (read and written in `file`); the layout of the inputs in `layout`; the
+//! accumulators in `accumulator`; the inner loops in `kernels`.
 
 use std::sync::Arc;
 

@@ -28,6 +28,7 @@ impl Position {
         out.apply::<true>(m, moved, captured);
     }
 
+    #[doc(hidden)]
     /// [`Position::make_move_into`] for perft: the bitboards, side, castling rights, en passant,
     /// checkers and pins (everything move generation reads) are the child's; the keys, the
     /// material/PSQT sum and the move counters are left as they were (stale).
@@ -272,6 +273,7 @@ impl Position {
         }
     }
 
+    #[doc(hidden)]
     /// The key after `m`, for fetching the child's table entry before the move is made: exact
     /// for a quiet move, double push or capture that changes no castling right and allows no en
     /// passant capture (nearly every move a search makes); for the others another key (a fetch

@@ -14,6 +14,7 @@
 //! Bits and keys change only in [`Position::add_piece`], [`Position::remove_piece`] and
 //! [`Position::move_piece`], so they cannot drift apart.
 
+mod chess960;
 mod fen;
 mod make;
 mod movegen;
@@ -230,12 +231,14 @@ impl Position {
         self.key
     }
 
+    #[doc(hidden)]
     /// The Zobrist key of pawns and kings.
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
     }
 
+    #[doc(hidden)]
     /// A hash of the pieces of `color` other than pawns (kings included), for the search's
     /// correction history: computed on demand from the bitboards, not kept incrementally.
     #[inline]
@@ -249,6 +252,7 @@ impl Position {
         h
     }
 
+    #[doc(hidden)]
     /// Material plus piece-square values of every piece, White's view, kept incrementally.
     #[inline(always)]
     pub fn psq(&self) -> Score {
@@ -329,6 +333,7 @@ impl Position {
         self.attack_map(by, self.occupied())
     }
 
+    #[doc(hidden)]
     /// The squares `by` attacks, by rising class of attacker: `[0]` by its pawns, `[1]` by its
     /// pawns and minor pieces, `[2]` by those and its rooks, `[3]` by every piece, king and queens
     /// included. A piece standing on `[0]`, `[1]` or `[2]` (a minor, a rook, a queen) is attacked
@@ -386,6 +391,7 @@ impl Position {
             checks_and_pins(&self.by_type, self.colored(us), self.colored(!us), us);
     }
 
+    #[doc(hidden)]
     /// Keys computed from scratch (the incremental ones must always equal these).
     pub fn compute_keys(&self) -> (u64, u64) {
         let mut key = zobrist::side(self.side) ^ zobrist::castling(self.castling.0);

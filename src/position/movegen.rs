@@ -254,6 +254,7 @@ impl Sink for Frontier<'_> {
 }
 
 impl Position {
+    #[doc(hidden)]
     /// The number of leaves two plies below (perft 2), without a move list.
     #[inline]
     pub fn perft_frontier(&self) -> u64 {

@@ -79,9 +79,11 @@ impl ReportedScore {
 /// game before it, the limits, and how the answer is given.
 #[derive(Clone)]
 pub struct Job {
+    /// The position searched.
     pub root: Position,
     /// Keys of the game's positions before `root`, oldest first (for repetitions).
     pub history: Vec<u64>,
+    /// When the search stops.
     pub limits: Limits,
     /// Time kept in hand for the GUI and the pipes (`Move Overhead`).
     pub overhead: Duration,
@@ -93,10 +95,13 @@ pub struct Job {
     /// The search starts pondering: no clock until `ponderhit`, and the answer waits for it
     /// (or `stop`).
     pub ponder: bool,
+    /// The endgame tablebases probed, if any (the engine's own type).
+    #[doc(hidden)]
     pub syzygy: Option<Syzygy>,
     /// When the clock started: the moment the GUI's `go` was handled, so that what comes
     /// before the search (a table still being cleared after `ucinewgame`, threads being
     /// started) is counted as the GUI counts it. `None`: when the search starts.
+    #[doc(hidden)]
     pub since: Option<Moment>,
 }
 
@@ -167,13 +172,25 @@ impl Reporter for Silent {
 pub struct SearchResult {
     /// `None` only when the root has no legal move.
     pub best: Option<Move>,
+    /// The reply expected to `best` (the move to ponder on), if the search saw one.
     pub ponder: Option<Move>,
-    /// Score and depth of the last completed iteration (depth 0: none completed).
+    /// Score and depth of the last completed iteration (depth 0: none completed). The score is
+    /// the engine's own (mates near `±32,000`): [`SearchResult::reported_score`] says it as
+    /// centipawns or moves to mate.
     pub score: i32,
     pub depth: i32,
+    /// Nodes this thread searched.
     pub nodes: u64,
     /// The principal variation behind `best` (may be just `best`).
     pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// The score from the side to move's point of view as a GUI shows it: centipawns, or a mate
+    /// in so many moves.
+    pub fn reported_score(&self) -> ReportedScore {
+        ReportedScore::from_internal(self.score)
+    }
 }
 
 /// A node counter on its own cache line, so threads never share one.

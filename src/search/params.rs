@@ -4,7 +4,7 @@
 //! where it was introduced (see `docs/search.md`); change one of the search's and the `Bench:`
 //! signature changes with it.
 //!
-//! Every constant is declared once, in [`tunables!`], with the range it may be tuned in. Code
+//! Every constant is declared once, in `tunables!`, with the range it may be tuned in. Code
 //! reads one as `p!(NAME)`. In the normal build that is the constant itself. In a build with the
 //! `tune` feature (`make TUNE=1`) each is an atomic the UCI option of the same name sets, so that
 //! a tuner (OpenBench's SPSA, `docs/scripts/spsa.py`) can play one binary at many settings;

@@ -151,6 +151,7 @@ impl Pending {
 }
 
 impl Searcher {
+    #[doc(hidden)]
     /// A pool of `threads` threads (at least one) searching with `tt`. An error when not even
     /// one thread can be started.
     pub fn new(threads: usize, tt: TranspositionTable) -> Result<Searcher, String> {
@@ -172,6 +173,7 @@ impl Searcher {
         }
     }
 
+    #[doc(hidden)]
     /// A searcher without threads: each search runs on the caller's thread, inside
     /// [`Searcher::start`], which returns once it is over (its answer given, unless it waits
     /// for `stop` or `ponderhit`: then the call of [`Searcher::stop`] or
@@ -252,6 +254,7 @@ impl Searcher {
         }
     }
 
+    #[doc(hidden)]
     /// Replaces the table (after the running search ends).
     pub fn set_table(&mut self, tt: TranspositionTable) {
         self.wait();
@@ -275,6 +278,7 @@ impl Searcher {
         }
     }
 
+    #[doc(hidden)]
     /// Evaluates with the network or not, and with which network, from the next search on. What
     /// was learned with the other evaluation goes: the table's evaluations and scores, and each
     /// thread's histories, its correction history above all (the errors of another evaluator).

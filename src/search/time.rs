@@ -27,22 +27,29 @@ const RESERVE_FLOOR: u32 = 5;
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left.
     pub time: Duration,
+    /// Time added after each move.
     pub increment: Duration,
+    /// Moves until the next time control, if the control counts moves.
     pub moves_to_go: Option<u32>,
 }
 
 /// What bounds one search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Search this many plies deep at most.
     pub depth: Option<i32>,
+    /// Search this many nodes at most (every thread's together).
     pub nodes: Option<u64>,
     /// No new iteration starts once the main thread has searched this many nodes (self-play
     /// data: about the same effort a move, whole iterations only).
     pub soft_nodes: Option<u64>,
+    /// Search this long at most.
     pub movetime: Option<Duration>,
     /// Search for a mate in this many moves (stop once one is found).
     pub mate: Option<u32>,
+    /// The side to move's clock: the search spends a share of it.
     pub clock: Option<Clock>,
     /// `go infinite`: search until `stop`.
     pub infinite: bool,

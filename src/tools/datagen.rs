@@ -3,7 +3,7 @@
 //! Each game starts from a random opening (8 or 9 random plies from the standard position, from
 //! a Double Fischer Random start with `dfrc`, or from a random position of a book with `book`, as
 //! OpenBench's DATAGEN gives one, kept when a short search finds it balanced:
-//! [`crate::genfens::Openings`]) and is played with a soft node limit a move (no iteration
+//! `crate::genfens::Openings`) and is played with a soft node limit a move (no iteration
 //! starts past it). Clear wins are adjudicated (six plies in a row at 15 pawns or more), and so
 //! are dead draws (twelve plies in a row within 0.1 pawn after the 40th), besides mate,
 //! stalemate, repetition, the fifty-move rule and insufficient material. With Syzygy tables

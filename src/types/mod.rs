@@ -9,6 +9,6 @@ mod piece;
 mod square;
 
 pub use bitboard::Bitboard;
-pub use chess_move::{castling_destinations, Move, MoveKind};
+pub use chess_move::{castling_destinations, Move, MoveKind, UciMove};
 pub use piece::{CastleSide, Color, Piece, PieceType};
 pub use square::{File, Rank, Square};

@@ -20,7 +20,7 @@ use super::{Engine, Flow};
 use crate::search::{set_interrupt_source, Interrupt};
 
 /// The engine and the lines that came while it was busy, each with what it means for a search
-/// (see [`during_search`]), in the order they came.
+/// (see `during_search`), in the order they came.
 pub struct InlineEngine {
     engine: Engine,
     held: Rc<RefCell<VecDeque<(String, Interrupt)>>>,

@@ -12,6 +12,7 @@
 //! next line that arrived during a search, without waiting: its length, -1 when none has come,
 //! or -2 - its length when it does not fit in `cap` bytes, the line then staying queued).
 
+#[cfg(any(target_family = "wasm", test))]
 pub mod rules;
 
 #[cfg(target_family = "wasm")]

@@ -5,7 +5,7 @@
 //! The loss is the mean squared error between `sigmoid(output cp / WDL_SCALE)` and the target; Adam, the
 //! learning rate lowered step by step along a cosine from `--lr` to `--lr-end` (or, with
 //! `--schedule steps`, cut to 0.3 of itself at 60% and 85% of the epochs); mini-batches split over
-//! threads (each thread sums its gradients, the sums are added before the step). The float weights are clipped to [`WEIGHT_CLIP`] after
+//! threads (each thread sums its gradients, the sums are added before the step). The float weights are clipped to `WEIGHT_CLIP` after
 //! every step and quantised once at the end (see the module header of [`super`]). With a base
 //! (`--base psqt|hce`), the network learns a correction: its output is added to the base's value
 //! before the sigmoid.
@@ -17,7 +17,7 @@
 //! (a hash of its start and first moves), not by where it lies, so the same games are held out
 //! whatever other files, their order or the settings: the held-out loss with the fixed blend
 //! [`MEASURE_LAMBDA`] (the *measure*) is one scale for every recipe, and picks the epoch kept.
-//! Packed files are read unpacked ([`crate::files::Unpacked`]): `.xz` (the self-play store is
+//! Packed files are read unpacked (`crate::files::Unpacked`): `.xz` (the self-play store is
 //! kept so), `.bz2`, `.gz`, and `.tar` archives such as OpenBench's `.pgn.tar` of `.pgn.bz2`
 //! files; `--min-ply`
 //! leaves out the positions of a game's first plies (the random opening and the moves just after). The training positions stay in memory when
