@@ -568,7 +568,9 @@ impl Generator {
             5 => "setoption".to_string(),
             6 => "setoption name".to_string(),
             7 => "setoption value 3".to_string(),
-            8 => format!("setoption name {} value {}", r.pick(&["Nope", "Hashish", "Skill Level", "é"]), r.range(0, 9)),
+            8 => {
+                format!("setoption name {} value {}", r.pick(&["Nope", "Hashish", "Skill Levels", "é"]), r.range(0, 9))
+            }
             9 => "setoption name Threads value 0".to_string(),
             10 => "setoption name Threads value 99999999999999999999".to_string(),
             11 => "setoption name UCI_Chess960 value maybe".to_string(),

@@ -901,6 +901,51 @@ fn limited_strength_searches_less_and_still_takes_a_hanging_queen() {
 }
 
 #[test]
+fn skill_level_plays_stockfishs_levels_unless_uci_limit_strength_says_otherwise() {
+    use corvid::search::Weakness;
+    use corvid::uci::options::skill_elo;
+    let budget = |skill: u32| Weakness::at(skill_elo(skill).unwrap(), 0).nodes.unwrap();
+    let mut e = Engine::start();
+    // Pages written for Stockfish's worker set `Skill Level` first: 0 is its weakest level, a
+    // node budget on the `UCI_Elo` scale, exact with one thread.
+    e.send("setoption name Skill Level value 0");
+    let (_, weak) = e.search("position startpos", "go depth 30");
+    assert_eq!(total_nodes(&weak), budget(0), "{weak:?}");
+    e.send("setoption name Skill Level value 10");
+    let (_, mid) = e.search("position startpos", "go depth 30");
+    assert_eq!(total_nodes(&mid), budget(10), "{mid:?}");
+    assert!(budget(10) > budget(0));
+    // Out of range: refused with an error, the level kept.
+    for bad in ["21", "-1", "strong"] {
+        e.send(&format!("setoption name Skill Level value {bad}"));
+        e.send("isready");
+        let said = e.wait_for("readyok", 5000);
+        assert!(
+            said.iter().any(|l| l.starts_with("info string error") && l.contains("Skill Level")),
+            "{bad}: {said:?}"
+        );
+    }
+    let (_, kept) = e.search("position startpos", "go depth 30");
+    assert_eq!(total_nodes(&kept), budget(10), "{kept:?}");
+    // `UCI_LimitStrength` decides between the two, as in Stockfish: on, `UCI_Elo` holds.
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1000");
+    let (_, elo) = e.search("position startpos", "go depth 30");
+    assert!(total_nodes(&elo) <= 60, "{elo:?}");
+    e.send("setoption name UCI_LimitStrength value false");
+    let (_, back) = e.search("position startpos", "go depth 30");
+    assert_eq!(total_nodes(&back), budget(10), "{back:?}");
+    // Analysis is full strength whatever the level; so is level 20.
+    e.send("setoption name UCI_AnalyseMode value true");
+    let (_, analysis) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&analysis) > 5_000, "{analysis:?}");
+    e.send("setoption name UCI_AnalyseMode value false");
+    e.send("setoption name Skill Level value 20");
+    let (_, full) = e.search("position startpos", "go depth 12");
+    assert!(total_nodes(&full) > 5_000, "{full:?}");
+}
+
+#[test]
 fn syzygy_options_report_what_they_found_and_the_search_uses_the_tables() {
     let Some(tables) = common::shared_data("syzygy", "the search's use of Syzygy tables") else { return };
     let tables = tables.to_str().unwrap();

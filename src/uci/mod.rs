@@ -502,14 +502,18 @@ impl Engine {
         }
     }
 
-    /// What `UCI_LimitStrength` and `UCI_Elo` take away from the next search (nothing in
-    /// analysis, `UCI_AnalyseMode`).
+    /// What `UCI_LimitStrength` and `UCI_Elo`, or else `Skill Level`, take away from the next
+    /// search (nothing in analysis, `UCI_AnalyseMode`). As in Stockfish, `UCI_LimitStrength`
+    /// decides which of the two applies.
     pub(crate) fn weakness(&self) -> crate::search::Weakness {
-        if self.options.limit_strength && !self.options.analyse_mode {
-            crate::search::Weakness::at(self.options.elo, self.noise_seed)
+        let elo = if self.options.analyse_mode {
+            None
+        } else if self.options.limit_strength {
+            Some(self.options.elo)
         } else {
-            crate::search::Weakness::default()
-        }
+            options::skill_elo(self.options.skill_level)
+        };
+        elo.map_or_else(crate::search::Weakness::default, |elo| crate::search::Weakness::at(elo, self.noise_seed))
     }
 
     /// `position`: after a bad FEN there is no position, and every `go` answers `bestmove 0000`

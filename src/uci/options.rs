@@ -23,6 +23,18 @@ pub const MAX_MULTIPV: usize = 256;
 /// `UCI_Elo`'s default: a club player.
 pub const DEFAULT_ELO: u32 = 1500;
 
+/// `Skill Level`'s top: full strength.
+pub const MAX_SKILL: u32 = 20;
+
+/// The `UCI_Elo` level that `Skill Level` `skill` plays at: Stockfish's own conversion between
+/// the two (its `UCI_Elo` is turned into a skill level by `level = ((elo - 1346.6) / 143.4) ^
+/// (1 / 0.806)`), inverted. Corvid's levels are fitted to Stockfish's `UCI_Elo`, so a page
+/// written for Stockfish's worker gets about the strength it asked for: level 0 is about 1,350,
+/// 10 about 2,260; from about 15 up the scale passes Corvid's full strength. `None` for 20.
+pub fn skill_elo(skill: u32) -> Option<u32> {
+    (skill < MAX_SKILL).then(|| (1346.6 + 143.4 * f64::from(skill).powf(0.806)).round() as u32)
+}
+
 /// What an accepted `setoption` asks the engine to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -295,6 +307,10 @@ options! {
     elo: u32 = DEFAULT_ELO, "UCI_Elo",
         Kind::Spin { min: crate::search::strength::MIN_ELO as u64, max: crate::search::strength::MAX_ELO as u64 },
         strength, "the level played at (the top is full strength)";
+    /// `Skill Level` as Stockfish's pages set it, 0-20: below 20 the level of
+    /// [`skill_elo`] on the `UCI_Elo` scale; `UCI_LimitStrength` takes precedence.
+    skill_level: u32 = MAX_SKILL, "Skill Level", Kind::Spin { min: 0, max: MAX_SKILL as u64 }, strength,
+        "0-19 play weaker, as Stockfish's levels; 20 is full strength";
     /// Directories of Syzygy tables (`SyzygyPath`); [`NO_TABLES`] for none.
     syzygy_path: String = NO_TABLES.to_string(), "SyzygyPath", Kind::Text { none: NO_TABLES }, load_syzygy,
         "tables' directories, ':'-separated (';' on Windows)";
@@ -521,6 +537,11 @@ mod tests {
         assert!(o.set("UCI_Elo", Some("999")).is_err());
         assert!(o.set("UCI_Elo", Some("3001")).is_err());
         assert!(o.set("UCI_Elo", Some("strong")).is_err());
+        assert_eq!(o.set("Skill Level", Some("0")), Ok(Change::Strength));
+        assert_eq!(o.skill_level, 0);
+        assert!(o.set("skill level", Some("21")).is_err());
+        assert!(o.set("Skill Level", Some("-1")).is_err());
+        assert_eq!(o.skill_level, 0, "a refused value leaves the level as it was");
         assert_eq!(o.elo, 2000);
         assert_eq!(o.set("SyzygyPath", Some(" /a:/b ")), Ok(Change::LoadSyzygy(Some("/a:/b".into()))));
         assert_eq!(o.set("SyzygyPath", Some("<empty>")), Ok(Change::LoadSyzygy(None)));
@@ -537,6 +558,6 @@ mod tests {
         assert!(o.analyse_mode);
         assert_eq!(o.set("UCI_Opponent", Some("IM 2400 computer Some Engine 1.0")), Ok(Change::Stored));
         assert_eq!(o.opponent, "IM 2400 computer Some Engine 1.0");
-        assert_eq!(o.declarations().len(), 20 + tunables);
+        assert_eq!(o.declarations().len(), 21 + tunables);
     }
 }
