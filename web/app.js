@@ -781,6 +781,27 @@ async function main() {
   Engine.start();
   newGame();
   setInterval(tick, 100);
+  keepForOffline();
+}
+
+// The service worker (sw.js) keeps this build's files, so the page opens without a network and
+// can be installed; where it cannot run (a file: page, a browser without it) the page works as
+// before, online. `Offline.ready` resolves once every file is kept.
+const Offline = { ready: null };
+
+function keepForOffline() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) {
+    Offline.ready = Promise.resolve(false);
+    return;
+  }
+  Offline.ready = navigator.serviceWorker
+    .register("sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then(() => true)
+    .catch((e) => {
+      console.warn(`Corvid works online only here: ${e.message}`);
+      return false;
+    });
 }
 
 main();

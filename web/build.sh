@@ -24,7 +24,11 @@ if command -v wasm-opt >/dev/null; then
 else
   cp "$module" "$out/corvid.wasm"
 fi
-for file in web/*.html web/*.js web/*.css web/*.svg web/*.webmanifest; do
+for file in web/*.html web/*.js web/*.css web/*.svg web/*.png web/*.webmanifest; do
   [[ -e "$file" ]] && cp "$file" "$out/"
 done
+# The service worker's cache is named after the build: the fingerprint of every other file, so a
+# changed file is a new worker script, which the browser installs (web/sw.js).
+build=$(cd "$out" && find . -type f ! -name sw.js -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+sed -i "s/@BUILD@/$build/" "$out/sw.js"
 echo "web/dist: $(du -b "$out/corvid.wasm" | cut -f1) bytes of WebAssembly, $(gzip -9c "$out/corvid.wasm" | wc -c) gzipped"

@@ -225,6 +225,21 @@ def a_long_game_keeps_a_phone_window_narrow(driver):
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def installable_as_an_app(driver):
+    """Chromium's own installability check (DevTools' `Page.getInstallabilityErrors`) finds
+    nothing missing: a manifest with a name, a start URL, icons of 192 and 512 pixels, and a
+    service worker that answers fetches."""
+    assert driver.execute_async_script("Offline.ready.then(arguments[0])") is True, "the service worker is ready"
+    manifest = driver.execute_async_script(
+        "fetch('manifest.webmanifest').then(r => r.json()).then(arguments[0], e => arguments[0](String(e)))"
+    )
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes, manifest
+    errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
+    assert errors == [], errors
+    return f"{manifest['name']}, icons {sorted(sizes)}"
+
+
 CHECKS = [
     a_click_move_is_answered_with_a_legal_move,
     an_illegal_move_changes_nothing,
@@ -236,12 +251,16 @@ CHECKS = [
     the_clocks_wait_for_both_first_moves_and_outlast_analysis,
     a_fen_loaded_in_check_says_check,
     a_long_game_keeps_a_phone_window_narrow,
+    installable_as_an_app,
 ]
 
 
 def works_offline_once_loaded(driver, server):
     """The server goes away: a new game, a move answered, analysis started and stopped (in the
-    fallback mode that replaces the engine's worker) and a move after it all still work."""
+    fallback mode that replaces the engine's worker) and a move after it all still work; then
+    the page is reloaded, still without the server, and plays from what the service worker
+    kept."""
+    assert driver.execute_async_script("Offline.ready.then(arguments[0])") is True, "the files are kept"
     server.shutdown()
     server.server_close()
     new_game(driver, "white", "1800", "300+3")
@@ -255,6 +274,15 @@ def works_offline_once_loaded(driver, server):
     click(driver, "d2")
     click(driver, "d4")
     wait(lambda: len(board_of(driver).move_stack) == 4, 30, "Corvid's answer after the analysis, offline")
+    errors = [e for e in harness.console_errors(driver) if "favicon" not in e.get("message", "")]
+    assert not errors, errors
+    driver.refresh()
+    wait(lambda: driver.execute_script("return !!(typeof game !== 'undefined' && game.state && document.querySelector('[data-square=e2] .piece'))"), 30, "the page reloaded offline")
+    assert driver.execute_script("return !!navigator.serviceWorker.controller"), "served by the service worker"
+    new_game(driver, "white", "1800", "300+3")
+    click(driver, "e2")
+    click(driver, "e4")
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's answer after a reload offline")
     errors = [e for e in harness.console_errors(driver) if "favicon" not in e.get("message", "")]
     assert not errors, errors
 
