@@ -28,7 +28,7 @@ endif
 export CORVID_EVALFILE = $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 export CORVID_PEXT = $(PEXT)
 
-.PHONY: all portable install clean release web serve
+.PHONY: all portable install clean release web serve npm
 
 ifeq ($(TUNE),1)
 all:
@@ -61,6 +61,10 @@ web:
 
 serve: web
 	python3 web/serve.py --port 8000 web/dist
+
+# The npm package corvid-chess (web/npm.sh): target/npm/corvid-chess-VERSION.tgz.
+npm:
+	bash web/npm.sh
 
 install: all
 	mkdir -p $(PREFIX)/bin

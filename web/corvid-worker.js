@@ -23,15 +23,20 @@
 //   it reported none, of a one-ply search in the new worker); on `ponderhit` the new worker
 //   searches the same `go` without `ponder`. The hash table and histories are lost each time.
 //
-// `new Worker("corvid-worker.js?mode=messages")` forces the fallback (for tests).
+// `new Worker("corvid-worker.js?mode=messages")` forces the fallback (for tests). The engine's
+// files are found beside this script, or where `?wasm=URL` and `?engine=URL` say (relative to
+// this script); a worker started from another origin through a `blob:` script (the npm
+// package's `createCorvid` does that) sets `self.corvidUrls = {worker, wasm, engine}` first.
 "use strict";
 
-const here = self.location.href;
-const forced = new URL(here).searchParams.get("mode");
+const given = self.corvidUrls || {};
+const params = new URL(self.location.href).searchParams;
+const here = given.worker || self.location.href;
+const forced = given.mode || params.get("mode");
 const canShare = typeof SharedArrayBuffer === "function" && self.crossOriginIsolated === true;
 const mode = forced === "messages" || !canShare ? "messages" : "shared";
-const wasmUrl = new URL("corvid.wasm", here).href;
-const engineUrl = new URL("corvid-engine.js", here).href;
+const wasmUrl = new URL(given.wasm || params.get("wasm") || "corvid.wasm", here).href;
+const engineUrl = new URL(given.engine || params.get("engine") || "corvid-engine.js", here).href;
 
 // The engine worker's script, fetched once: a worker started later (the fallback replaces it
 // to end a search) needs no server, so the page keeps working offline once loaded.
@@ -43,15 +48,24 @@ const engineScript = fetch(engineUrl)
   .then((blob) => URL.createObjectURL(new Blob([blob], { type: "text/javascript" })));
 
 // Compiled once, handed to every engine worker this worker starts. A server that does not send
-// wasm as application/wasm defeats streaming compilation, not compilation.
-const compiled = WebAssembly.compileStreaming(fetch(wasmUrl)).catch(() =>
-  fetch(wasmUrl)
-    .then((r) => {
-      if (!r.ok) throw new Error(`${wasmUrl}: HTTP ${r.status}`);
-      return r.arrayBuffer();
-    })
-    .then((bytes) => WebAssembly.compile(bytes))
-);
+// wasm as application/wasm defeats streaming compilation, not compilation. A server that answers
+// with a page (a single-page app's fallback route, a missing file behind a bundler's dev server)
+// is named as such: "got HTML, not WebAssembly, at URL".
+const compiled = fetch(wasmUrl).then(async (r) => {
+  if (!r.ok) throw new Error(`${wasmUrl}: HTTP ${r.status}`);
+  const type = r.headers.get("Content-Type") || "";
+  if (type.startsWith("application/wasm")) {
+    return WebAssembly.compileStreaming(r);
+  }
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  const magic = [0x00, 0x61, 0x73, 0x6d];
+  if (!magic.every((b, i) => bytes[i] === b)) {
+    const start = new TextDecoder().decode(bytes.subarray(0, 200)).trimStart().toLowerCase();
+    const html = type.startsWith("text/html") || start.startsWith("<!doctype html") || start.startsWith("<html");
+    throw new Error(html ? `got HTML, not WebAssembly, at ${wasmUrl}` : `not WebAssembly (${type || "no type"}) at ${wasmUrl}`);
+  }
+  return WebAssembly.compile(bytes);
+});
 
 // The commands that need the engine idle: the native engine stops a running search for them.
 const NEEDS_IDLE = new Set(["setoption", "ucinewgame", "position", "go", "bench", "genfens"]);

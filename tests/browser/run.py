@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import harness
+import npm_tests
 import page_tests
 import worker_tests
 
@@ -47,6 +48,8 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
+        log("the npm package")
+        failures += npm_tests.run_all(driver, log)
         log("worker under a Content-Security-Policy")
         failures += worker_tests.under_a_content_security_policy(driver, isolated_url, log)
         # Every check on the isolated page; on the plain host those that depend on the worker's
