@@ -121,6 +121,10 @@ const Engine = {
     if (line.startsWith("info") && this.open.length) {
       const search = this.open[0];
       if (!search.stale && search.kind === "analysis") analysisInfo(line);
+      if (!search.stale && search.kind === "move") {
+        const m = line.match(/ score (cp|mate) (-?\d+)(?! (lowerbound|upperbound))/);
+        if (m && line.includes(" pv ")) search.score = { kind: m[1], value: Number(m[2]) };
+      }
     }
   },
 
@@ -166,6 +170,10 @@ const game = {
   over: null, // {result, reason} when a clock, a resignation or the rules ended it
   analysing: false,
   flipped: false,
+  // Corvid's own score after each of its moves in a game, White's side: {ply, cp} (a mate as
+  // +/-1000), for the graph shown when the game is over.
+  scores: [],
+  lowTimeSaid: false,
 };
 
 function other(side) {
@@ -201,7 +209,10 @@ function newGame() {
   game.over = null;
   game.moves = [];
   game.start = "startpos";
+  game.scores = [];
+  game.lowTimeSaid = false;
   selected = null;
+  view = null;
   Engine.send("ucinewgame");
   refresh();
   say(game.human === "white" ? "Your move." : "Corvid plays White.");
@@ -242,6 +253,10 @@ function bestMove(search, move) {
   if (search.kind !== "move" || search.game !== game.id || search.ply !== game.moves.length) return;
   if (game.over || game.analysing || game.state.turn !== engineSide()) return;
   if (!game.state.legal.includes(move)) return say(`Corvid answered ${move}, which is not legal here.`);
+  if (search.score) {
+    const own = search.score.kind === "mate" ? Math.sign(search.score.value) * 1000 : Math.max(-1000, Math.min(1000, search.score.value));
+    game.scores.push({ ply: game.moves.length + 1, cp: game.state.turn === "white" ? own : -own });
+  }
   play(move);
 }
 
@@ -254,7 +269,10 @@ function play(move) {
   }
   game.moves.push(move);
   selected = null;
+  view = null;
   refresh();
+  const san = game.state.san[game.state.san.length - 1] || "";
+  Sound.play(/[+#]$/.test(san) ? "check" : san.includes("x") ? "capture" : "move");
   if (!game.over) say(game.state.turn === game.human || game.analysing ? (game.state.check ? "Check!" : "Your move.") : "");
   next();
 }
@@ -269,6 +287,8 @@ function undo() {
   }
   game.over = null;
   selected = null;
+  view = null;
+  game.scores = game.scores.filter((s) => s.ply <= game.moves.length);
   refresh();
   say("Move taken back.");
   next();
@@ -320,6 +340,10 @@ function tick() {
   if (game.ticking && !game.over) {
     chargeClock();
     const side = game.ticking.side;
+    if (side === game.human && !game.analysing && game.time[side] < 10000 && !game.lowTimeSaid) {
+      game.lowTimeSaid = true;
+      Sound.play("low");
+    }
     if (game.time[side] <= 0) {
       game.time[side] = 0;
       Engine.stop();
@@ -401,6 +425,7 @@ function scheduleAnalysisRender() {
 function renderAnalysis() {
   $("analysis-toggle").disabled = !game.analysing;
   $("analysis-toggle").textContent = analysis.running ? "Stop" : "Go";
+  renderOverlays();
   const list = $("lines");
   list.textContent = "";
   if (!game.analysing) {
@@ -472,9 +497,10 @@ function buildBoard() {
 }
 
 function render() {
-  const state = game.state;
+  const state = shownState();
   const pieces = piecesOf(state.fen);
-  const last = game.moves[game.moves.length - 1];
+  const shown = view === null ? game.moves.length : view;
+  const last = game.moves[shown - 1];
   const targets = selected ? state.legal.filter((m) => m.startsWith(selected)).map((m) => m.slice(2, 4)) : [];
   const order = squares();
   const cells = $("board").children;
@@ -503,12 +529,15 @@ function render() {
     const name = piece ? `${piece === piece.toUpperCase() ? "white" : "black"} ${pieceName(piece)}` : "empty";
     cell.setAttribute("aria-label", `${sq}, ${name}`);
   }
-  $("turn").textContent = state.turn;
+  $("turn").textContent = game.state.turn;
   $("result").textContent = game.over ? game.over.result : "*";
   renderMoves();
   renderClocks();
+  renderMaterial(pieces);
+  renderViewing();
   renderPgn();
   renderAnalysis();
+  renderGraph();
 }
 
 function coord(kind, text) {
@@ -558,11 +587,12 @@ function renderMoves() {
   state.san.forEach((san, i) => {
     if (white || i === 0) cell("n", `${number}.`);
     if (!white && i === 0) cell("m none", "…");
-    cell("m" + (i === state.san.length - 1 ? " current" : ""), san);
+    cell("m" + (i === state.san.length - 1 ? " current" : "") + (view === i + 1 ? " viewed" : ""), san);
+    box.lastChild.dataset.ply = String(i + 1);
     if (!white) number++;
     white = !white;
   });
-  box.scrollTop = box.scrollHeight;
+  if (view === null) box.scrollTop = box.scrollHeight;
 }
 
 function playerNames() {
@@ -599,6 +629,239 @@ function renderPgn() {
   $("pgn").textContent = pgnText();
 }
 
+// ------------------------------------------------------------------ looking back
+
+// The ply shown while looking back through the moves (0: the start), null for the game's
+// position. The game goes on meanwhile (Corvid's move, the clocks); a move on the board, a click
+// on it, End or "Back to the game" return to the game's position.
+let view = null;
+
+function shownState() {
+  return view === null ? game.state : Rules.describe(game.start, game.moves.slice(0, view));
+}
+
+function showPly(ply) {
+  view = ply === null || ply >= game.moves.length ? null : Math.max(0, ply);
+  selected = null;
+  render();
+}
+
+function renderViewing() {
+  $("viewing").hidden = view === null;
+  if (view !== null) $("viewing-text").textContent = view === 0 ? "The start" : `After move ${numbered([game.state.san[view - 1]], view - 1)}`;
+}
+
+// The arrow keys step through the moves (Home, End: the start, the game's position), except
+// where they already mean something (a text field, a list, the board's own squares).
+function keyOnPage(e) {
+  const t = e.target;
+  if (t.closest && (t.closest("input, textarea, select, [data-square]") || t.isContentEditable)) return;
+  const at = view === null ? game.moves.length : view;
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: null }[e.key];
+  if (to === undefined || (typeof to === "number" && to < 0)) return;
+  e.preventDefault();
+  showPly(to);
+}
+
+// ------------------------------------------------------------------ material, overlays, graph
+
+const VALUE = { q: 9, r: 5, b: 3, n: 3, p: 1 };
+
+// Beside each player: the pieces they have more of than the other side, and the points ahead.
+function renderMaterial(pieces) {
+  const count = { white: {}, black: {} };
+  for (const piece of Object.values(pieces)) {
+    const side = piece === piece.toUpperCase() ? "white" : "black";
+    const t = piece.toLowerCase();
+    count[side][t] = (count[side][t] || 0) + 1;
+  }
+  const extra = { white: "", black: "" };
+  let points = 0;
+  for (const t of "qrbnp") {
+    const d = (count.white[t] || 0) - (count.black[t] || 0);
+    if (d > 0) extra.white += (GLYPH[t] + TEXT).repeat(d);
+    if (d < 0) extra.black += (GLYPH[t] + TEXT).repeat(-d);
+    points += d * VALUE[t];
+  }
+  const top = game.flipped ? "white" : "black";
+  for (const [place, side] of [["top", top], ["bottom", other(top)]]) {
+    const ahead = side === "white" ? points : -points;
+    $(`material-${place}`).textContent = extra[side] + (ahead > 0 ? ` +${ahead}` : "");
+  }
+}
+
+// Analysis draws its best move as an arrow and its score as a bar beside the board.
+function renderOverlays() {
+  const arrows = $("arrows");
+  arrows.textContent = "";
+  const best = analysis.lines[0];
+  const showing = game.analysing && view === null && !!best && best.pv.length > 0;
+  $("evalbar").hidden = !showing;
+  if (!showing) return;
+  const white = best.kind === "mate" ? (best.value > 0 ? 100 : 0) : 50 + 50 * (2 / (1 + Math.exp(-best.value / 250)) - 1);
+  $("evalbar-fill").style.height = `${white.toFixed(1)}%`;
+  $("evalbar").classList.toggle("flipped", game.flipped);
+  $("evalbar").dataset.white = white.toFixed(1);
+  const move = best.pv[0];
+  const at = (sq) => {
+    const file = FILES.indexOf(sq[0]);
+    const rank = Number(sq[1]) - 1;
+    return game.flipped ? [7 - file + 0.5, rank + 0.5] : [file + 0.5, 7 - rank + 0.5];
+  };
+  const [x1, y1] = at(move.slice(0, 2));
+  const [x2, y2] = at(move.slice(2, 4));
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const head = 0.38;
+  const [bx, by] = [x2 - ux * head, y2 - uy * head];
+  const ns = "http://www.w3.org/2000/svg";
+  const line = document.createElementNS(ns, "line");
+  for (const [k, v] of Object.entries({ x1, y1, x2: bx, y2: by })) line.setAttribute(k, v.toFixed(3));
+  const tip = document.createElementNS(ns, "polygon");
+  const points = [
+    [x2, y2],
+    [bx - uy * 0.22, by + ux * 0.22],
+    [bx + uy * 0.22, by - ux * 0.22],
+  ];
+  tip.setAttribute("points", points.map((p) => p.map((v) => v.toFixed(3)).join(",")).join(" "));
+  const arrow = document.createElementNS(ns, "g");
+  arrow.dataset.move = move;
+  arrow.append(line, tip);
+  arrows.append(arrow);
+}
+
+// After a game, Corvid's own evaluation move by move (White's side, clamped to +/-10 pawns).
+function renderGraph() {
+  const box = $("graph-box");
+  const points = game.scores;
+  box.hidden = !game.over || game.analysing || points.length < 2;
+  if (box.hidden) return;
+  const svg = $("graph");
+  svg.textContent = "";
+  const ns = "http://www.w3.org/2000/svg";
+  const last = Math.max(...points.map((p) => p.ply), 1);
+  const axis = document.createElementNS(ns, "line");
+  for (const [k, v] of Object.entries({ x1: 0, y1: 20, x2: 100, y2: 20 })) axis.setAttribute(k, v);
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", points.map((p) => `${((p.ply / last) * 100).toFixed(2)},${(20 - (p.cp / 1000) * 19).toFixed(2)}`).join(" "));
+  svg.append(axis, line);
+  svg.dataset.points = String(points.length);
+}
+
+// ------------------------------------------------------------------ sound
+
+// Short tones made in the page (no sound files): a move, a capture, a check, and the person's
+// clock under ten seconds. Off until switched on; the choice is kept in the browser.
+const Sound = {
+  on: (() => {
+    try {
+      return localStorage.getItem("corvid-sound") === "on";
+    } catch {
+      return false;
+    }
+  })(),
+  context: null,
+  played: [], // what was played, for the tests
+  TONES: {
+    move: [[520, 0.045]],
+    capture: [[330, 0.06], [220, 0.08]],
+    check: [[660, 0.06], [990, 0.09]],
+    low: [[880, 0.09], [0, 0.06], [880, 0.09]],
+  },
+  play(kind) {
+    if (!this.on) return;
+    this.played.push(kind);
+    try {
+      this.context = this.context || new AudioContext();
+      let at = this.context.currentTime + 0.01;
+      for (const [pitch, length] of this.TONES[kind]) {
+        if (pitch) {
+          const tone = this.context.createOscillator();
+          const level = this.context.createGain();
+          tone.frequency.value = pitch;
+          level.gain.setValueAtTime(0.15, at);
+          level.gain.exponentialRampToValueAtTime(0.001, at + length);
+          tone.connect(level).connect(this.context.destination);
+          tone.start(at);
+          tone.stop(at + length);
+        }
+        at += length;
+      }
+    } catch {
+      // No audio here: the game goes on silently.
+    }
+  },
+};
+
+// ------------------------------------------------------------------ dragging
+
+// A piece is dragged with a mouse, a pen or a finger (pointer events): picked up on its square,
+// it follows the pointer and is put down on the square under it, as a click on that square
+// would move it. A press that does not move stays a click (click-click works as before).
+let drag = null;
+let suppressClick = false;
+
+function pointerDown(e) {
+  const cell = e.target.closest("[data-square]");
+  if (!cell || e.button > 0 || view !== null || !game.state || !humanMayMove()) return;
+  const sq = cell.dataset.square;
+  if (!game.state.legal.some((m) => m.startsWith(sq))) return;
+  drag = { from: sq, x: e.clientX, y: e.clientY, ghost: null, id: e.pointerId };
+  cell.setPointerCapture && cell.setPointerCapture(e.pointerId);
+  cell.addEventListener("pointermove", pointerMove);
+  cell.addEventListener("pointerup", pointerUp, { once: true });
+  cell.addEventListener("pointercancel", pointerCancel, { once: true });
+}
+
+function pointerMove(e) {
+  if (!drag || e.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
+    const piece = document.querySelector(`[data-square="${drag.from}"] .piece`);
+    if (!piece) return;
+    selected = drag.from;
+    render();
+    const lifted = document.querySelector(`[data-square="${drag.from}"] .piece`);
+    drag.ghost = lifted.cloneNode(true);
+    drag.ghost.classList.add("ghost");
+    document.body.append(drag.ghost);
+    lifted.classList.add("lifted");
+  }
+  e.preventDefault();
+  drag.ghost.style.left = `${e.clientX}px`;
+  drag.ghost.style.top = `${e.clientY}px`;
+}
+
+function endDrag(cell) {
+  cell.removeEventListener("pointermove", pointerMove);
+  if (drag && drag.ghost) drag.ghost.remove();
+  const was = drag;
+  drag = null;
+  return was;
+}
+
+function pointerUp(e) {
+  const cell = e.currentTarget;
+  const was = endDrag(cell);
+  if (!was || !was.ghost) return;
+  // The click that follows a drag is not a click.
+  suppressClick = true;
+  setTimeout(() => (suppressClick = false), 0);
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const target = under && under.closest && under.closest("[data-square]");
+  if (target && target.dataset.square !== was.from) {
+    clickSquare(target.dataset.square);
+  } else {
+    render();
+  }
+}
+
+function pointerCancel(e) {
+  endDrag(e.currentTarget);
+  selected = null;
+  render();
+}
+
 // ------------------------------------------------------------------ moving
 
 function humanMayMove() {
@@ -606,6 +869,11 @@ function humanMayMove() {
 }
 
 function clickSquare(sq) {
+  if (view !== null) {
+    // A click on the board while looking back returns to the game's position.
+    showPly(null);
+    return;
+  }
   if (!game.state || !humanMayMove()) return;
   const state = game.state;
   if (selected && selected !== sq) {
@@ -674,6 +942,7 @@ function keyOnBoard(e) {
 
 function wire() {
   $("board").addEventListener("click", (e) => {
+    if (suppressClick) return;
     const cell = e.target.closest("[data-square]");
     if (cell) {
       focusSquare = cell.dataset.square;
@@ -681,6 +950,23 @@ function wire() {
     }
   });
   $("board").addEventListener("keydown", keyOnBoard);
+  $("board").addEventListener("pointerdown", pointerDown);
+  $("moves").addEventListener("click", (e) => {
+    const ply = e.target.dataset && e.target.dataset.ply;
+    if (ply) showPly(Number(ply));
+  });
+  $("live").addEventListener("click", () => showPly(null));
+  document.addEventListener("keydown", keyOnPage);
+  $("sound").checked = Sound.on;
+  $("sound").addEventListener("change", () => {
+    Sound.on = $("sound").checked;
+    try {
+      localStorage.setItem("corvid-sound", Sound.on ? "on" : "off");
+    } catch {
+      // Storage refused (a private window): the switch holds for this page only.
+    }
+    if (Sound.on) Sound.play("move");
+  });
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("move-input");

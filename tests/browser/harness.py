@@ -16,6 +16,16 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 DIST = os.path.join(ROOT, "web", "dist")
 
 
+def shot(name):
+    """Where a screenshot named `name` goes, to be looked at: $CORVID_SHOTS, else the temporary
+    folder."""
+    import tempfile
+
+    folder = os.environ.get("CORVID_SHOTS", tempfile.gettempdir())
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, f"corvid-{name}.png")
+
+
 def chromium():
     """Headless Chromium, as root in a sandbox-less container, with nothing reaching out."""
     options = webdriver.ChromeOptions()

@@ -138,7 +138,14 @@ def a_whole_game_ends_and_its_pgn_replays(driver):
     assert board.fen() == page_fen(driver), "the PGN replays to the page's position"
     if board.is_checkmate():
         assert text(driver, "result") == ("0-1" if board.turn == chess.WHITE else "1-0")
-    return game.headers["Result"], len(board.move_stack)
+    # Once over, the graph of Corvid's own evaluation, one point for each of its moves.
+    graph = driver.find_element("id", "graph-box")
+    assert graph.is_displayed(), "the evaluation graph after the game"
+    points = int(driver.find_element("id", "graph").get_attribute("data-points"))
+    corvid_moves = len(board.move_stack) // 2
+    assert corvid_moves - 1 <= points <= corvid_moves, (points, corvid_moves)
+    driver.save_screenshot(harness.shot("finished-game-graph"))
+    return game.headers["Result"], len(board.move_stack), f"graph of {points} points"
 
 
 def analysis_deepens_and_stops_on_the_button(driver):
@@ -157,6 +164,104 @@ def analysis_deepens_and_stops_on_the_button(driver):
     assert depth() == stopped, "the analysis went on after Stop"
     assert not driver.execute_script("return Engine.open.some((s) => !s.stale)")
     driver.find_element("id", "analyse").click()
+
+
+def analysis_shows_a_bar_and_the_best_move_as_an_arrow(driver):
+    """In analysis the best line's first move is drawn as an arrow over the board and its score
+    fills a bar beside it (White's share, 50% for an equal position)."""
+    new_game(driver, "white", "1800", "none")
+    driver.find_element("id", "analyse").click()
+    try:
+        wait(lambda: text(driver, "depth").isdigit() and int(text(driver, "depth")) >= 8, 30, "analysis to depth 8")
+        time.sleep(0.4)
+        best = driver.execute_script("return analysis.lines[0].pv[0]")
+        arrow = driver.execute_script("const g = document.querySelector('#arrows g'); return g && g.dataset.move")
+        assert arrow == best, (arrow, best)
+        assert chess.Move.from_uci(arrow) in chess.Board().legal_moves, arrow
+        bar = driver.find_element("id", "evalbar")
+        assert bar.is_displayed()
+        white = float(bar.get_attribute("data-white"))
+        assert 35 <= white <= 65, f"the start is about equal: {white}% for White"
+        driver.save_screenshot(harness.shot("analysis-bar-arrow"))
+        return f"arrow {arrow}, bar {white}% for White"
+    finally:
+        driver.find_element("id", "analyse").click()
+
+
+def the_move_list_navigates_and_returns_to_the_game(driver):
+    """A click on a move shows its position; the arrow keys step, End returns; the game is
+    unchanged."""
+    new_game(driver, "white", "1800", "none")
+    click(driver, "e2")
+    click(driver, "e4")
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's first move")
+    click(driver, "d2")
+    click(driver, "d4")
+    wait(lambda: len(board_of(driver).move_stack) == 4, 30, "Corvid's second move")
+    piece_on = lambda sq: driver.execute_script(  # noqa: E731
+        "const p = document.querySelector(`[data-square=${arguments[0]}] .piece`); return p ? p.className : null", sq)
+    driver.find_element("css selector", '#moves [data-ply="1"]').click()
+    assert piece_on("e4") and not piece_on("e2") and piece_on("d2"), "after 1. e4, d2 still home"
+    assert driver.find_element("id", "viewing").is_displayed()
+    body = driver.find_element("tag name", "body")
+    body.send_keys("\ue014")  # ArrowRight: after Black's first move
+    assert driver.execute_script("return view") == 2
+    body.send_keys("\ue012")  # ArrowLeft
+    body.send_keys("\ue012")
+    assert driver.execute_script("return view") == 0 and piece_on("e2"), "the start"
+    body.send_keys("\ue010")  # End: the game's position
+    assert driver.execute_script("return view") is None and piece_on("d4")
+    assert not driver.find_element("id", "viewing").is_displayed()
+    assert len(board_of(driver).move_stack) == 4, "the game is unchanged"
+
+
+def pieces_move_by_dragging_with_a_mouse_and_a_finger(driver):
+    """Drag and drop with the mouse, then with touch: each plays the move (click-click is
+    tested elsewhere)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    new_game(driver, "white", "1800", "none")
+    square = lambda sq: driver.find_element("css selector", f'[data-square="{sq}"]')  # noqa: E731
+    ActionChains(driver).click_and_hold(square("e2")).move_to_element(square("e3")).move_to_element(square("e4")).release().perform()
+    wait(lambda: len(board_of(driver).move_stack) == 2, 30, "Corvid's answer to a dragged move")
+    assert board_of(driver).move_stack[0].uci() == "e2e4"
+    finger = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    finger.pointer_action.move_to(square("g1")).pointer_down().move_to(square("g2")).move_to(square("f3")).pointer_up()
+    finger.perform()
+    wait(lambda: len(board_of(driver).move_stack) == 4, 30, "Corvid's answer to a move dragged by a finger")
+    assert board_of(driver).move_stack[2].uci() == "g1f3"
+
+
+def material_and_sounds_follow_the_game(driver):
+    """The side ahead in material shows the pieces it has more of and the points; with Sound on,
+    a move, a capture and a check each make their sound."""
+    driver.execute_script("document.getElementById('import-text').value = arguments[0];"
+                          "document.getElementById('import').click()",
+                          "4k3/8/8/3p4/8/8/3NP3/4K3 w - - 0 1")
+    wait(lambda: "+3" in text(driver, "material-bottom"), 5, "White's knight and pawn ahead (+3)")
+    assert text(driver, "material-top") == "", text(driver, "material-top")
+    sound = driver.find_element("id", "sound")
+    if not sound.is_selected():
+        sound.click()
+    driver.execute_script("Sound.played.length = 0")
+    driver.execute_script("document.getElementById('import-text').value = arguments[0];"
+                          "document.getElementById('import').click()",
+                          "4k3/8/8/3p4/4P3/8/8/R3K3 w - - 0 1")
+    wait(lambda: text(driver, "turn") == "white", 5, "the position loaded")
+    driver.find_element("id", "analyse").click()
+    try:
+        for a, b in [("e4", "d5"), ("e8", "d7"), ("a1", "a7")]:
+            click(driver, a)
+            click(driver, b)
+        played = driver.execute_script("return Sound.played")
+        assert played == ["capture", "move", "check"], played
+    finally:
+        driver.find_element("id", "analyse").click()
+        sound.click()
+    return "+3 shown; sounds " + ", ".join(played)
 
 
 def clock_running(driver, place):
@@ -252,6 +357,10 @@ CHECKS = [
     a_fen_loaded_in_check_says_check,
     a_long_game_keeps_a_phone_window_narrow,
     installable_as_an_app,
+    analysis_shows_a_bar_and_the_best_move_as_an_arrow,
+    the_move_list_navigates_and_returns_to_the_game,
+    pieces_move_by_dragging_with_a_mouse_and_a_finger,
+    material_and_sounds_follow_the_game,
 ]
 
 
