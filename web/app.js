@@ -886,19 +886,44 @@ function clickSquare(sq) {
   render();
 }
 
+// The four pieces in a column over the promotion square, from the board's edge inwards.
 function choosePromotion(moves) {
   const dialog = $("promotion");
+  const choices = $("promotion-choices");
+  const target = moves[0].slice(2, 4);
+  const rect = document.querySelector(`[data-square="${target}"]`).getBoundingClientRect();
+  const white = game.state.turn === "white";
+  const atTop = (target[1] === "8") !== game.flipped;
+  choices.classList.toggle("up", !atTop);
+  choices.style.left = `${rect.left}px`;
+  choices.style.top = atTop ? `${rect.top}px` : "";
+  choices.style.bottom = atTop ? "" : `${window.innerHeight - rect.bottom}px`;
+  for (const button of choices.children) {
+    const piece = button.dataset.piece;
+    button.textContent = "";
+    const span = document.createElement("span");
+    span.className = `piece ${white ? "w" : "b"}`;
+    span.textContent = GLYPH[piece] + TEXT;
+    button.append(span);
+  }
   dialog.hidden = false;
-  dialog.querySelector("button").focus();
-  dialog.onclick = (e) => {
-    const piece = e.target.dataset && e.target.dataset.piece;
+  choices.querySelector("button").focus();
+  const close = (move) => {
     dialog.hidden = true;
-    const move = moves.find((m) => m[4] === piece);
+    dialog.onclick = null;
+    dialog.onkeydown = null;
     if (move) play(move);
     else {
       selected = null;
       render();
     }
+  };
+  dialog.onclick = (e) => {
+    const button = e.target.closest("button");
+    close(button ? moves.find((m) => m[4] === button.dataset.piece) : null);
+  };
+  dialog.onkeydown = (e) => {
+    if (e.key === "Escape") close(null);
   };
 }
 

@@ -111,6 +111,13 @@ def promotion_asks_which_piece(driver):
     click(driver, "a8")
     dialog = driver.find_element("id", "promotion")
     assert dialog.is_displayed()
+    # The four pieces stand in a column over a8, the queen on it.
+    square = driver.find_element("css selector", '[data-square="a8"]').rect
+    queen = dialog.find_element("css selector", '[data-piece="q"]').rect
+    knight = dialog.find_element("css selector", '[data-piece="n"]').rect
+    assert abs(queen["x"] - square["x"]) < 2 and abs(queen["y"] - square["y"]) < 2, (queen, square)
+    assert abs(knight["x"] - square["x"]) < 2 and knight["y"] > queen["y"] + 2 * square["height"], (knight, square)
+    driver.save_screenshot(harness.shot("promotion"))
     dialog.find_element("css selector", '[data-piece="n"]').click()
     assert "a8=N" in text(driver, "pgn"), text(driver, "pgn")
 
