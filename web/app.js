@@ -5,8 +5,63 @@
 "use strict";
 
 const FILES = "abcdefgh";
-const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
-const TEXT = "\uFE0E"; // the glyph as text, never as an emoji
+// The pieces, drawn here as SVG on a 45-unit square (the same on every system, unlike font
+// glyphs): each a list of [kind, data], kinds "body" (filled and outlined), "ball" (a circle
+// "cx cy r", the same), "line" (an inner line in the contrasting colour).
+const SHAPES = {
+  p: [["body", "M22.5 8.5C25 8.5 27 10.5 27 13C27 14.6 26.2 15.9 25 16.7C27.6 17.8 29 20 29 22.5C29 24.3 28.2 25.9 26.8 27C30.5 28.6 33.5 32.5 33.5 37.5H11.5C11.5 32.5 14.5 28.6 18.2 27C16.8 25.9 16 24.3 16 22.5C16 20 17.4 17.8 20 16.7C18.8 15.9 18 14.6 18 13C18 10.5 20 8.5 22.5 8.5Z"]],
+  r: [
+    ["body", "M11 37.5H34V34H31.5L30 20.5H32V11.5H28V14.5H24.5V11.5H20.5V14.5H17V11.5H13V20.5H15L13.5 34H11Z"],
+    ["line", "M15 20.5H30M13.5 34H31.5"],
+  ],
+  n: [
+    ["body", "M14 37.5H34C34 30 33.2 22 31.2 17C29.6 13 26.6 10.2 23.2 9.6L22 6.8L19.6 10C16 12 13 16 11.6 20.4L10.6 23.8C10.3 25.3 11.4 26.6 12.8 26.3L15.2 25.6C16.7 25.2 18 24.5 19.1 23.5C20.5 23.1 21.6 23.5 22 24.6C19 28 15.5 31.6 14 37.5Z"],
+    ["ball", "18.6 15.6 1.3"],
+    ["line", "M30.2 19.5C31.2 24 31.5 30 31.3 35"],
+  ],
+  b: [
+    ["ball", "22.5 9.2 2.4"],
+    ["body", "M22.5 11.6C27.5 15 30.5 20 30.5 24.5C30.5 27.5 28.5 29.5 26 30.5L27.5 33H17.5L19 30.5C16.5 29.5 14.5 27.5 14.5 24.5C14.5 20 17.5 15 22.5 11.6Z"],
+    ["body", "M12 37.5C12 35.3 13.5 33 16 33H29C31.5 33 33 35.3 33 37.5Z"],
+    ["line", "M25.6 17.5L20.8 23.5M19 30.5H26"],
+  ],
+  q: [
+    ["body", "M10.5 17L17 26L16.5 13.5L20.5 24L22.5 12L24.5 24L28.5 13.5L28 26L34.5 17L30.5 31H14.5Z"],
+    ["body", "M14.5 31H30.5L31.5 34.5L33 37.5H12L13.5 34.5Z"],
+    ["ball", "10.5 17 2.1"], ["ball", "16.5 13.5 2.1"], ["ball", "22.5 12 2.1"], ["ball", "28.5 13.5 2.1"], ["ball", "34.5 17 2.1"],
+    ["line", "M13.6 34.5H31.4"],
+  ],
+  k: [
+    ["body", "M21.3 5.5H23.7V8.1H26.3V10.5H23.7V13.6H21.3V10.5H18.7V8.1H21.3Z"],
+    ["body", "M22.5 13.6C25 13.6 26.5 15.6 26 18.3C29 16.3 34.5 16.8 34.5 22.3C34.5 26.3 31.6 29.4 30 31H15C13.4 29.4 10.5 26.3 10.5 22.3C10.5 16.8 16 16.3 19 18.3C18.5 15.6 20 13.6 22.5 13.6Z"],
+    ["body", "M15 31H30L31.2 34.5L32.5 37.5H12.5L13.8 34.5Z"],
+    ["line", "M22.5 18.5V30.5M13.8 34.5H31.2"],
+  ],
+};
+
+// A piece ("K", "n", ...) as an SVG element of class `piece w` or `piece b`.
+function pieceSvg(piece) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 45 45");
+  svg.setAttribute("class", `piece ${piece === piece.toUpperCase() ? "w" : "b"}`);
+  svg.setAttribute("aria-hidden", "true");
+  for (const [kind, data] of SHAPES[piece.toLowerCase()]) {
+    let shape;
+    if (kind === "ball") {
+      const [cx, cy, r] = data.split(" ");
+      shape = document.createElementNS(ns, "circle");
+      Object.entries({ cx, cy, r }).forEach(([k, v]) => shape.setAttribute(k, v));
+      shape.setAttribute("class", "body");
+    } else {
+      shape = document.createElementNS(ns, "path");
+      shape.setAttribute("d", data);
+      shape.setAttribute("class", kind);
+    }
+    svg.append(shape);
+  }
+  return svg;
+}
 const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------ the rules (corvid.wasm)
@@ -510,11 +565,7 @@ function render() {
     const piece = pieces[sq];
     cell.textContent = "";
     if (piece) {
-      const span = document.createElement("span");
-      const white = piece === piece.toUpperCase();
-      span.className = `piece ${white ? "w" : "b"}`;
-      span.textContent = GLYPH[piece.toLowerCase()] + TEXT;
-      cell.append(span);
+      cell.append(pieceSvg(piece));
     }
     const file = sq[0];
     const rank = sq[1];
@@ -675,18 +726,21 @@ function renderMaterial(pieces) {
     const t = piece.toLowerCase();
     count[side][t] = (count[side][t] || 0) + 1;
   }
-  const extra = { white: "", black: "" };
+  // The pieces a side has more of, drawn in the other side's colour (as captured pieces are).
+  const extra = { white: [], black: [] };
   let points = 0;
   for (const t of "qrbnp") {
     const d = (count.white[t] || 0) - (count.black[t] || 0);
-    if (d > 0) extra.white += (GLYPH[t] + TEXT).repeat(d);
-    if (d < 0) extra.black += (GLYPH[t] + TEXT).repeat(-d);
+    for (let i = 0; i < Math.abs(d); i++) (d > 0 ? extra.white : extra.black).push(d > 0 ? t : t.toUpperCase());
     points += d * VALUE[t];
   }
   const top = game.flipped ? "white" : "black";
   for (const [place, side] of [["top", top], ["bottom", other(top)]]) {
     const ahead = side === "white" ? points : -points;
-    $(`material-${place}`).textContent = extra[side] + (ahead > 0 ? ` +${ahead}` : "");
+    const box = $(`material-${place}`);
+    box.textContent = "";
+    box.append(...extra[side].map(pieceSvg));
+    if (ahead > 0) box.append(` +${ahead}`);
   }
 }
 
@@ -901,10 +955,7 @@ function choosePromotion(moves) {
   for (const button of choices.children) {
     const piece = button.dataset.piece;
     button.textContent = "";
-    const span = document.createElement("span");
-    span.className = `piece ${white ? "w" : "b"}`;
-    span.textContent = GLYPH[piece] + TEXT;
-    button.append(span);
+    button.append(pieceSvg(white ? piece.toUpperCase() : piece));
   }
   dialog.hidden = false;
   choices.querySelector("button").focus();
