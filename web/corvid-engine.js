@@ -6,15 +6,19 @@
 //   SharedArrayBuffer that corvid-worker.js writes. When idle this worker blocks on it
 //   (Atomics.wait); during a search the engine reads it every thousand nodes or so
 //   (`corvid_read`), so `stop`, `ponderhit`, `isready` and the rest are heard at once.
-// - "messages" (no shared memory): lines come by postMessage, one handled per message, and a
-//   search hears nothing until it ends; corvid-worker.js covers what it cannot hear.
+// - "messages" (no shared memory): lines come by postMessage, a batch a message: the first is
+//   handled and the rest are read by the engine as lines that came during its work (as from the
+//   ring), so a search started from a batch hears the lines behind it; what comes in later
+//   messages it cannot hear until it ends, and corvid-worker.js covers that.
 //
 // To corvid-worker.js it posts each line the engine writes (a string), and objects:
-// {ready: true} once started, {done: seq} after each line in "messages" mode, {quit: true}.
+// {ready: true} once started, {done: seq} after each batch in "messages" mode, {quit: true}.
 "use strict";
 
 let wasm = null;
 let ring = null;
+// In "messages" mode, the lines of the batch not yet read.
+let held = [];
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -77,7 +81,14 @@ const imports = {
     },
     // The next line that arrived during a search, without waiting (see src/web.rs).
     corvid_read: (ptr, cap) => {
-      if (!ring) return -1;
+      if (!ring) {
+        if (!held.length) return -1;
+        const bytes = encoder.encode(held[0]);
+        if (bytes.length > cap) return -2 - bytes.length;
+        held.shift();
+        memory().set(bytes, ptr);
+        return bytes.length;
+      }
       const peeked = ringPeek(ring);
       if (!peeked) return -1;
       if (peeked.length > cap) return -2 - peeked.length;
@@ -110,7 +121,10 @@ onmessage = async (event) => {
     return;
   }
   onmessage = (e) => {
-    const quit = feed(e.data.line);
+    held = e.data.lines.slice();
+    let quit = false;
+    while (held.length && !quit) quit = feed(held.shift());
+    held = [];
     postMessage({ done: e.data.seq });
     if (quit) {
       postMessage({ quit: true });

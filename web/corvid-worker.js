@@ -266,30 +266,34 @@ function drainUnsent() {
 
 // ---------------------------------------------------------------- "messages" mode
 
-let current = null; // the line the engine worker is handling
-const waiting = []; // lines for it, in order
+// The lines the engine worker is handling: every line that waited, sent as one batch. The
+// engine takes the first and holds the rest as lines that came during its work, so a search
+// started from the batch hears the lines behind it (a `stop`, a `ponderhit`, a command that
+// needs it idle) by the engine's own rule for held lines (src/uci/inline.rs), the rule of the
+// shared mode too; this worker keeps no rule of its own for them.
+let current = null;
+const waiting = []; // lines for the engine, in order, while it handles a batch
 let seq = 0;
 
 function dispatchNext() {
   if (!ready || current !== null || !waiting.length) return;
-  let line = waiting.shift();
-  if (isSearch(line)) {
-    // Lines behind a search that it could not hear once started: a `stop`, `quit` or a
-    // command that needs the engine idle ends it at once (as the native engine does with a
-    // search that was held behind work), a `ponderhit` puts it on the clock.
-    const behind = waiting.map((l) => words(l)[0]);
-    if (behind.some((c) => c === "stop" || c === "quit" || NEEDS_IDLE.has(c))) {
-      line = "go depth 1";
-    } else if (behind.includes("ponderhit")) {
-      line = line.replace(/(^|\s)ponder(?=\s|$)/, " ");
-    }
-  }
-  current = line;
-  inner.postMessage({ seq: ++seq, line });
+  current = waiting.splice(0);
+  inner.postMessage({ seq: ++seq, lines: current });
+}
+
+// Whether the batch leaves the engine searching, deaf to what comes next: a search that no
+// later line of the batch ends.
+function endsInSearch(batch) {
+  const last = batch.map(isSearch).lastIndexOf(true);
+  if (last < 0) return false;
+  return !batch.slice(last + 1).some((l) => {
+    const c = words(l)[0];
+    return c === "stop" || c === "quit" || NEEDS_IDLE.has(c);
+  });
 }
 
 function done() {
-  remember(current);
+  for (const line of current) remember(line);
   current = null;
   dispatchNext();
 }
@@ -299,6 +303,8 @@ function done() {
 function replaceEngine(trigger) {
   const search = searches.shift();
   if (inner) inner.terminate();
+  // What the batch set before its search holds in the new engine too.
+  for (const line of current || []) if (!isSearch(line)) remember(line);
   current = null;
   const first = [...replayLines()];
   if (trigger === "ponderhit") {
@@ -314,7 +320,7 @@ function replaceEngine(trigger) {
 
 function receiveMessages(line) {
   const command = words(line)[0];
-  const deaf = current !== null && isSearch(current);
+  const deaf = current !== null && endsInSearch(current);
   if (deaf && command === "isready" && !waiting.length) {
     postMessage("readyok");
     return;
@@ -332,9 +338,10 @@ function receiveMessages(line) {
 function crashed() {
   if (inner) inner.terminate();
   if (mode === "messages") {
-    const line = current;
+    const batch = current;
     current = null;
-    if (line !== null && isSearch(line)) {
+    if (batch !== null && endsInSearch(batch)) {
+      for (const line of batch) if (!isSearch(line)) remember(line);
       const search = searches.shift();
       const stand = answerKilled(search);
       waiting.unshift(...replayLines(), ...(stand ? [stand] : []));
