@@ -253,6 +253,22 @@ impl Position {
     }
 
     #[doc(hidden)]
+    /// A hash of the minor pieces and kings of both sides, for the search's correction history:
+    /// computed on demand from the bitboards, as [`Position::non_pawn_key`].
+    #[inline]
+    pub fn minor_key(&self) -> u64 {
+        let mut h = 0x2545_F491_4F6C_DD1D_u64;
+        for pt in [PieceType::Knight, PieceType::Bishop, PieceType::King] {
+            for color in [Color::White, Color::Black] {
+                h = (h ^ (self.by_type[pt.index()] & self.by_color[color.index()]).0)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                h ^= h >> 29;
+            }
+        }
+        h
+    }
+
+    #[doc(hidden)]
     /// Material plus piece-square values of every piece, White's view, kept incrementally.
     #[inline(always)]
     pub fn psq(&self) -> Score {

@@ -185,7 +185,8 @@ impl Worker {
     /// The correction-history keys of `pos`, the position at `ply`.
     #[inline]
     fn correction_keys(&self, pos: &Position, ply: usize) -> history::CorrectionKeys {
-        history::CorrectionKeys::of(pos, if ply >= 1 { self.state.stack[ply - 1].cont } else { NO_CONTEXT })
+        let back = |n: usize| if ply >= n { self.state.stack[ply - n].cont } else { NO_CONTEXT };
+        history::CorrectionKeys::of(pos, back(1), [back(2), back(4)])
     }
 
     /// `raw` corrected by the correction history, kept clear of decisive scores.
@@ -368,6 +369,8 @@ impl Worker {
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = if in_check { -INFINITY } else { self.corrected(pos, &correction_keys, raw_eval) };
         let eval = if in_check { static_eval } else { sharpened(entry, static_eval) };
+        // How far the correction history moved the evaluation: the larger, the less it is trusted.
+        let correction = if in_check { 0 } else { (static_eval - raw_eval).abs() };
         // A node in check has no evaluation of its own: it carries the one of two plies back,
         // so that the node two plies on compares with a real evaluation, not minus infinity.
         self.state.stack[ply].eval = match (in_check, ply >= 2) {
@@ -395,7 +398,7 @@ impl Worker {
             // Reverse futility pruning.
             if depth <= p!(RFP_MAX_DEPTH)
                 && !is_decisive(beta)
-                && eval - p!(RFP_MARGIN) * (depth - improving as i32) >= beta
+                && eval - p!(RFP_MARGIN) * (depth - improving as i32) - correction * p!(RFP_CORRECTION) / 1024 >= beta
             {
                 // Fail firm: halfway to beta, an evaluation is no proof of the full margin (the
                 // evaluation is never decisive; beta is not here, so neither is the mean).
@@ -559,7 +562,11 @@ impl Worker {
                     }
                     if !in_check
                         && depth <= p!(FUTILITY_MAX_DEPTH)
-                        && eval + p!(FUTILITY_BASE) + p!(FUTILITY_MARGIN) * depth <= alpha
+                        && eval
+                            + p!(FUTILITY_BASE)
+                            + p!(FUTILITY_MARGIN) * depth
+                            + correction * p!(FUTILITY_CORRECTION) / 1024
+                            <= alpha
                     {
                         // The margin does not depend on the move: every later quiet that gives
                         // no check fails it too, so none is scored or yielded.
@@ -612,9 +619,10 @@ impl Worker {
                     if score < singular_beta {
                         // Far below the margin: the only move by a distance, two plies deeper
                         // (a bounded number of times on one path).
-                        let double = !PV
-                            && score < singular_beta - p!(DOUBLE_EXTENSION_MARGIN)
-                            && double_extensions < p!(DOUBLE_EXTENSIONS_MAX);
+                        let margin =
+                            (p!(DOUBLE_EXTENSION_MARGIN) - correction * p!(DOUBLE_EXTENSION_CORRECTION) / 1024).max(0);
+                        let double =
+                            !PV && score < singular_beta - margin && double_extensions < p!(DOUBLE_EXTENSIONS_MAX);
                         extension = if double { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
@@ -660,7 +668,7 @@ impl Worker {
                             / p!(LMR_CAPTURE_HISTORY_DIVISOR);
                     }
                     // An evaluation the correction history moved far is uncertain: look deeper.
-                    r -= (static_eval - raw_eval).abs() * p!(LMR_CORRECTION);
+                    r -= correction * p!(LMR_CORRECTION);
                     r += p!(LMR_AFTER_NOISY_TT) * (quiet && tt_noisy) as i32;
                     // Children that keep failing high: this node will likely fail high too.
                     r += p!(LMR_CUTOFF_NODE) * (self.state.stack[ply + 1].cutoffs > p!(LMR_CUTOFFS)) as i32;
@@ -867,7 +875,8 @@ impl Worker {
                         continue;
                     }
                 }
-                if picker.known_see() != Some(true) && !pos.see_ge(m, 0) {
+                let see_floor = -((static_eval - raw_eval).abs() * p!(QS_SEE_CORRECTION) / 1024);
+                if picker.known_see() != Some(true) && !pos.see_ge(m, see_floor) {
                     continue;
                 }
             }

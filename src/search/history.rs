@@ -94,25 +94,55 @@ const CORRECTION_GRAIN: i32 = 256;
 const CORRECTION_MAX: i32 = 64;
 
 /// The keys a position's corrections are looked up by: its pawn structure (pawns and kings),
-/// White's and Black's pieces other than pawns, and the move that led to it.
+/// White's and Black's pieces other than pawns, its minor pieces (knights, bishops and kings of
+/// both sides), the move that led to it, and that move paired with the moves two and four plies
+/// before it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CorrectionKeys {
     pub pawns: u64,
     pub non_pawn: [u64; 2],
+    pub minor: u64,
     /// The continuation context of the move before (`NO_CONTEXT` after a null move or at the
     /// root).
     pub last_move: Context,
+    /// The contexts of the moves two and four plies before (`NO_CONTEXT` where there is none).
+    pub earlier: [Context; 2],
 }
 
 impl CorrectionKeys {
-    /// The keys of `pos`, reached by a move of context `last_move`.
+    /// The keys of `pos`, reached by a move of context `last_move`, the moves two and four
+    /// plies before it of contexts `earlier`.
     #[inline]
-    pub fn of(pos: &Position, last_move: Context) -> CorrectionKeys {
+    pub fn of(pos: &Position, last_move: Context, earlier: [Context; 2]) -> CorrectionKeys {
         CorrectionKeys {
             pawns: pos.pawn_key(),
             non_pawn: [pos.non_pawn_key(Color::White), pos.non_pawn_key(Color::Black)],
+            minor: pos.minor_key(),
             last_move,
+            earlier,
         }
+    }
+}
+
+/// Running averages by a pair of moves:
+/// `[earlier move's context][last move's context]`, in grains, as `i16` (the most a table holds,
+/// `CORRECTION_MAX x CORRECTION_GRAIN`, fits). The side to move is implied by the pieces.
+struct PairTable(Vec<[i16; NO_CONTEXT + 1]>);
+
+impl PairTable {
+    fn new() -> PairTable {
+        PairTable(vec![[0; NO_CONTEXT + 1]; NO_CONTEXT + 1])
+    }
+
+    #[inline]
+    fn get(&self, earlier: Context, last: Context) -> i32 {
+        i32::from(self.0[earlier][last])
+    }
+
+    fn update(&mut self, earlier: Context, last: Context, step: i32) {
+        let entry = &mut self.0[earlier][last];
+        let most = CORRECTION_MAX * CORRECTION_GRAIN;
+        *entry = (i32::from(*entry) + step).clamp(-most, most) as i16;
     }
 }
 
@@ -138,12 +168,15 @@ impl CorrectionTable {
 }
 
 /// Static-evaluation corrections by side to move: one table by pawn structure, one by each
-/// side's other pieces, one by the move before. The pawn table counts fully, the others half
-/// each.
+/// side's other pieces, one by the minor pieces, one by the move before, and one by that move
+/// paired with each of the moves two and four plies before it (the same table). The pawn table
+/// counts fully, the others half each.
 pub struct Correction {
     pawns: CorrectionTable,
     non_pawn: [CorrectionTable; 2],
+    minor: CorrectionTable,
     last_move: CorrectionTable,
+    pairs: PairTable,
 }
 
 impl Default for Correction {
@@ -151,7 +184,9 @@ impl Default for Correction {
         Correction {
             pawns: CorrectionTable::new(),
             non_pawn: [CorrectionTable::new(), CorrectionTable::new()],
+            minor: CorrectionTable::new(),
             last_move: CorrectionTable::new(),
+            pairs: PairTable::new(),
         }
     }
 }
@@ -161,9 +196,14 @@ impl Correction {
     #[inline]
     pub fn get(&self, side: Color, keys: &CorrectionKeys) -> i32 {
         let pawns = self.pawns.get(side, keys.pawns);
-        let others = self.non_pawn[0].get(side, keys.non_pawn[0])
+        let mut others = self.non_pawn[0].get(side, keys.non_pawn[0])
             + self.non_pawn[1].get(side, keys.non_pawn[1])
+            + self.minor.get(side, keys.minor)
             + self.last_move.get(side, keys.last_move as u64);
+        // After a null move the pair says nothing (its row would be shared by every null move).
+        if keys.last_move != NO_CONTEXT {
+            others += self.pairs.get(keys.earlier[0], keys.last_move) + self.pairs.get(keys.earlier[1], keys.last_move);
+        }
         (2 * pawns + others) / (2 * CORRECTION_GRAIN)
     }
 
@@ -176,7 +216,13 @@ impl Correction {
         for (table, &key) in self.non_pawn.iter_mut().zip(&keys.non_pawn) {
             table.update(side, key, step);
         }
+        self.minor.update(side, keys.minor, step);
         self.last_move.update(side, keys.last_move as u64, step);
+        if keys.last_move != NO_CONTEXT {
+            for &earlier in &keys.earlier {
+                self.pairs.update(earlier, keys.last_move, step);
+            }
+        }
     }
 }
 
@@ -329,47 +375,68 @@ mod tests {
     #[test]
     fn corrections_converge_and_stay_bounded() {
         let mut c = Correction::default();
-        let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4], last_move: 9 };
+        let keys = CorrectionKeys { pawns: 77, non_pawn: [3, 4], minor: 5, last_move: 9, earlier: [11, 12] };
         // A position whose evaluation is 30 too low, searched again and again: each search
         // teaches the residual left after the correction.
         for _ in 0..500 {
             let residual = 30 - c.get(Color::White, &keys);
             c.update(Color::White, &keys, 10, residual);
         }
-        // Together the tables correct the 30, not 2.5 times it (the pawn table counts once, the
-        // three others half each, and all moved alike: 12 each).
-        assert!((28..=31).contains(&c.get(Color::White, &keys)), "{}", c.get(Color::White, &keys));
-        assert_eq!(c.get(Color::Black, &keys), 0);
+        // Together the tables correct the 30, not several times it: the pawn table counts once,
+        // the six others (each side's pieces, the minor pieces, the last move, the two pairs)
+        // half each, and all moved alike, so each holds a quarter of it.
+        let full = c.get(Color::White, &keys);
+        assert!((28..=31).contains(&full), "{full}");
+        let near = |got: i32, eighths: i32| (got - full * eighths / 8).abs() <= 2;
+        // The other side to move shares only the pairs (kept by moves alone: the pieces that
+        // moved say whose they were).
+        assert!(near(c.get(Color::Black, &keys), 2), "{}", c.get(Color::Black, &keys));
         let other_pawns = CorrectionKeys { pawns: 78, ..keys };
-        assert!((16..=19).contains(&c.get(Color::White, &other_pawns)), "the other tables still apply");
-        let other_pieces = CorrectionKeys { non_pawn: [5, 6], last_move: 10, ..keys };
-        assert!((11..=13).contains(&c.get(Color::White, &other_pieces)), "the pawn table still applies");
-        let other_move = CorrectionKeys { pawns: 78, non_pawn: [5, 6], ..keys };
-        assert!((5..=7).contains(&c.get(Color::White, &other_move)), "the move table still applies");
-        assert_eq!(c.get(Color::White, &CorrectionKeys { pawns: 78, non_pawn: [5, 6], last_move: 10 }), 0);
+        assert!(near(c.get(Color::White, &other_pawns), 6), "the other tables still apply");
+        // Another last move: its own table and both pairs (keyed by it) say nothing.
+        let other_move = CorrectionKeys { last_move: 10, ..keys };
+        assert!(near(c.get(Color::White, &other_move), 5), "pawns, pieces and minors still apply");
+        let other_pieces = CorrectionKeys { non_pawn: [5, 6], minor: 6, last_move: 10, ..keys };
+        assert!(near(c.get(Color::White, &other_pieces), 2), "the pawn table still applies");
+        let other_earlier = CorrectionKeys { earlier: [13, 14], ..keys };
+        assert!(near(c.get(Color::White, &other_earlier), 6), "only the pairs changed");
+        let none = CorrectionKeys { pawns: 78, non_pawn: [5, 6], minor: 6, last_move: 10, earlier: [13, 14] };
+        assert_eq!(c.get(Color::White, &none), 0);
+        // After a null move (no last move) the pairs say nothing.
+        let null = CorrectionKeys { last_move: NO_CONTEXT, ..keys };
+        assert!(c.get(Color::White, &null) < full);
         // An error no correction can reach: each table stops at its bound.
+        let mut c = Correction::default();
         for _ in 0..500 {
             let residual = -10_000 - c.get(Color::Black, &keys);
             c.update(Color::Black, &keys, 20, residual);
         }
-        let most = -5 * CORRECTION_MAX / 2;
+        let most = -4 * CORRECTION_MAX;
         assert!((most..=most + 8).contains(&c.get(Color::Black, &keys)), "{}", c.get(Color::Black, &keys));
     }
 
     #[test]
     fn correction_keys_follow_each_sides_pieces() {
         let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4").unwrap();
-        let keys = CorrectionKeys::of(&pos, NO_CONTEXT);
-        // A white knight moves: White's piece key and nothing else changes.
+        let keys = CorrectionKeys::of(&pos, NO_CONTEXT, [NO_CONTEXT; 2]);
+        // A white knight moves: White's piece key and the minor-piece key change, nothing else.
         let m = pos.parse_uci_move("f3g5").unwrap();
-        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT);
+        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT, [NO_CONTEXT; 2]);
         assert_ne!(after.non_pawn[0], keys.non_pawn[0]);
+        assert_ne!(after.minor, keys.minor);
         assert_eq!((after.pawns, after.non_pawn[1]), (keys.pawns, keys.non_pawn[1]));
+        // A rook or queen move leaves the minor key alone.
+        let q = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPPQPPP/R1B1KB1R w KQkq - 4 4").unwrap();
+        let qkeys = CorrectionKeys::of(&q, NO_CONTEXT, [NO_CONTEXT; 2]);
+        let qm = q.parse_uci_move("e2d3").unwrap();
+        let qafter = CorrectionKeys::of(&q.make_move(qm), NO_CONTEXT, [NO_CONTEXT; 2]);
+        assert_eq!(qafter.minor, qkeys.minor);
+        assert_ne!(qafter.non_pawn[0], qkeys.non_pawn[0]);
         // A pawn move changes the pawn key only.
         let m = pos.parse_uci_move("d2d3").unwrap();
-        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT);
+        let after = CorrectionKeys::of(&pos.make_move(m), NO_CONTEXT, [NO_CONTEXT; 2]);
         assert_ne!(after.pawns, keys.pawns);
-        assert_eq!(after.non_pawn, keys.non_pawn);
+        assert_eq!((after.non_pawn, after.minor), (keys.non_pawn, keys.minor));
         // The same pieces of the other colour on the mirrored squares key differently.
         assert_ne!(keys.non_pawn[0], keys.non_pawn[1]);
     }

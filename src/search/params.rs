@@ -126,6 +126,10 @@ tunables! {
     /// ply less when improving) returns it, up to this depth.
     RFP_MAX_DEPTH = 8, 4..=12;
     RFP_MARGIN = 81, 40..=160;
+    /// Reverse futility pruning: the margin grows by this many 1/1024 centipawns per centipawn
+    /// of the static evaluation's correction (an evaluation the correction moved far is
+    /// uncertain).
+    RFP_CORRECTION = 512, 0..=1536;
 
     /// Null move: from this depth, reduced by `NMP_BASE + depth / NMP_DEPTH_DIVISOR` and one more
     /// ply per `NMP_EVAL_DIVISOR` of evaluation above beta (at most `NMP_EVAL_MAX`).
@@ -163,6 +167,9 @@ tunables! {
     FUTILITY_MAX_DEPTH = 6, 3..=10;
     FUTILITY_BASE = 103, 40..=200;
     FUTILITY_MARGIN = 93, 40..=180;
+    /// Futility pruning of quiets: the margin grows by this many 1/1024 centipawns per centipawn
+    /// of the correction.
+    FUTILITY_CORRECTION = 512, 0..=1536;
     /// Futility pruning of captures that give no check: evaluation + the victim's value +
     /// `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_MARGIN x depth` at most alpha, up to this depth.
     CAPTURE_FUTILITY_MAX_DEPTH = 6, 3..=10;
@@ -186,6 +193,9 @@ tunables! {
     /// A second ply of extension when the rest fall this far below the margin, at most
     /// `DOUBLE_EXTENSIONS_MAX` times on one path.
     DOUBLE_EXTENSION_MARGIN = 19, 5..=50;
+    /// The double extension's margin shrinks (to no less than 0) by this many 1/1024 centipawns
+    /// per centipawn of the correction.
+    DOUBLE_EXTENSION_CORRECTION = 256, 0..=1024;
     DOUBLE_EXTENSIONS_MAX = 6, 2..=12;
 
     /// Late-move reductions: `LMR_BASE / 100 + ln(depth) ln(move number) / (LMR_DIVISOR / 100)`,
@@ -229,6 +239,9 @@ tunables! {
     LMR_CUTOFFS = 2, 1..=6;
     /// Quiescence move-count pruning: after this many captures, only recaptures and promotions.
     QS_MOVE_COUNT = 3, 1..=8;
+    /// Quiescence SEE pruning: a capture may lose this many 1/1024 centipawns per centipawn of
+    /// the correction and still be searched (where the evaluation is uncertain).
+    QS_SEE_CORRECTION = 512, 0..=2048;
 
     /// Hindsight: a node its parent reduced by at least `HINDSIGHT_REDUCTION` plies is searched a
     /// ply deeper when the position is no better for the side that moved into it, a node reduced
