@@ -187,8 +187,7 @@ impl Searcher {
     /// search a thread (self-play, openings, labelling, a browser's bench). An error when the
     /// table cannot be allocated.
     pub fn inline_with_hash(hash_mb: usize) -> Result<Searcher, String> {
-        let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
-        Ok(Searcher::inline(tt))
+        Ok(Searcher::inline(table(hash_mb)?))
     }
 
     /// Whether this searcher searches on its caller's thread ([`Searcher::inline`]).
@@ -198,8 +197,7 @@ impl Searcher {
 
     /// A pool of `threads` threads with a fresh table of `hash_mb` MiB.
     pub fn with_hash(threads: usize, hash_mb: usize) -> Result<Searcher, String> {
-        let tt = TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))?;
-        Searcher::new(threads, tt)
+        Searcher::new(threads, table(hash_mb)?)
     }
 
     /// How many threads search.
@@ -425,19 +423,15 @@ impl Searcher {
         abort: Option<&std::sync::atomic::AtomicBool>,
     ) -> Outcome {
         let (info_tx, info_rx) = mpsc::channel::<Iteration>();
-        let (end_tx, end_rx) = mpsc::channel::<Outcome>();
         if self.inline.is_some() {
             // The reports are passed on once the search is over (it ran on this thread).
-            let job = Job { wait_for_stop: false, ponder: false, ..job };
-            let send = move |outcome: &Outcome| {
-                let _ = end_tx.send(outcome.clone());
-            };
-            self.start(job, Box::new(Forward(info_tx)), Box::new(send));
+            let outcome = self.search_here(job, Box::new(Forward(info_tx)));
             for info in info_rx.try_iter() {
                 reporter.iteration(&info);
             }
-            return end_rx.recv().expect("an inline search answers before it returns");
+            return outcome;
         }
+        let (end_tx, end_rx) = mpsc::channel::<Outcome>();
         self.start(
             job,
             Box::new(Forward(info_tx)),
@@ -495,15 +489,18 @@ impl Searcher {
             return self.search(job, &mut Silent, None);
         }
         // On this thread nothing is reported, so nothing is forwarded.
+        self.search_here(job, Box::new(Silent))
+    }
+
+    /// A blocking search of an inline searcher, on this thread, reporting to `reporter`: it
+    /// waits for nothing (no `stop` could come).
+    fn search_here(&mut self, job: Job, reporter: Box<dyn Reporter + Send>) -> Outcome {
         let (end_tx, end_rx) = mpsc::channel::<Outcome>();
         let job = Job { wait_for_stop: false, ponder: false, ..job };
-        self.start(
-            job,
-            Box::new(Silent),
-            Box::new(move |outcome: &Outcome| {
-                let _ = end_tx.send(outcome.clone());
-            }),
-        );
+        let send = move |outcome: &Outcome| {
+            let _ = end_tx.send(outcome.clone());
+        };
+        self.start(job, reporter, Box::new(send));
         end_rx.recv().expect("an inline search answers before it returns")
     }
 }
@@ -518,6 +515,11 @@ impl Drop for Searcher {
             drop(t.tasks);
         }
     }
+}
+
+/// A fresh table of `hash_mb` MiB, or the error that says it cannot be had.
+fn table(hash_mb: usize) -> Result<TranspositionTable, String> {
+    TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))
 }
 
 /// The cores this process may run on.
