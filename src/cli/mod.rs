@@ -18,8 +18,8 @@ use crate::tools::{datagen, epd, packed, train, tune};
 use crate::uci::{self, Engine};
 use args::{float, int, required, switch, text, word, Default, Flag, Parsed, Spec};
 
-/// The most threads a subcommand takes.
-const MAX_THREADS: u64 = 1024;
+/// The most threads a subcommand takes: as many as the UCI option `Threads`.
+const MAX_THREADS: u64 = uci::options::MAX_THREADS as u64;
 const THREADS: Flag = int("--threads", "N", "threads", (1, MAX_THREADS), Default::Int(1));
 const HASH: Flag = int("--hash", "MB", "hash table size in MiB", (1, 1 << 25), Default::Int(16));
 const NNUE: Flag = switch("--nnue", "evaluate with the network (the default)");
