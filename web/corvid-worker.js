@@ -121,6 +121,7 @@ function fromEngine(line) {
   const head = searches[0];
   if (line.startsWith("bestmove")) {
     searches.shift();
+    if (current !== null) answered++;
   } else if (head && line.startsWith("info")) {
     if (head.synthetic) return; // the one-ply search that stands in for a killed one
     const pv = pvOf(line);
@@ -195,6 +196,9 @@ function giveUp(why) {
 
 function listen(worker, onReady, failedStart) {
   worker.onmessage = (e) => {
+    // A replaced worker's last words (a `bestmove` of the search its end answered) are not
+    // passed on.
+    if (worker !== inner) return;
     const data = e.data;
     if (typeof data === "string") return fromEngine(data);
     if (data.ready) {
@@ -272,12 +276,17 @@ function drainUnsent() {
 // needs it idle) by the engine's own rule for held lines (src/uci/inline.rs), the rule of the
 // shared mode too; this worker keeps no rule of its own for them.
 let current = null;
+// The `bestmove` lines the engine has written for the batch it handles. The engine writes its
+// last one a moment before it says the batch is done: a line heard in between finds the search
+// over, and waits for the batch as any line does.
+let answered = 0;
 const waiting = []; // lines for the engine, in order, while it handles a batch
 let seq = 0;
 
 function dispatchNext() {
   if (!ready || current !== null || !waiting.length) return;
   current = waiting.splice(0);
+  answered = 0;
   inner.postMessage({ seq: ++seq, lines: current });
 }
 
@@ -290,6 +299,11 @@ function endsInSearch(batch) {
     const c = words(l)[0];
     return c === "stop" || c === "quit" || NEEDS_IDLE.has(c);
   });
+}
+
+// Whether the engine is in the search that ends the batch it handles, and cannot hear a line.
+function searching() {
+  return current !== null && endsInSearch(current) && answered < current.filter(isSearch).length;
 }
 
 function done() {
@@ -320,7 +334,7 @@ function replaceEngine(trigger) {
 
 function receiveMessages(line) {
   const command = words(line)[0];
-  const deaf = current !== null && endsInSearch(current);
+  const deaf = searching();
   if (deaf && command === "isready" && !waiting.length) {
     postMessage("readyok");
     return;
@@ -339,8 +353,9 @@ function crashed() {
   if (inner) inner.terminate();
   if (mode === "messages") {
     const batch = current;
+    const inSearch = searching();
     current = null;
-    if (batch !== null && endsInSearch(batch)) {
+    if (inSearch) {
       for (const line of batch) if (!isSearch(line)) remember(line);
       const search = searches.shift();
       const stand = answerKilled(search);

@@ -16,9 +16,6 @@
 pub mod rules;
 
 #[cfg(target_family = "wasm")]
-pub use exports::*;
-
-#[cfg(target_family = "wasm")]
 mod exports {
     use std::cell::RefCell;
     use std::time::Duration;

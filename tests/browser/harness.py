@@ -42,12 +42,15 @@ def chromium():
 class Worker:
     """The UCI worker of a loaded page, and every line it has posted."""
 
-    def __init__(self, driver, query=""):
+    def __init__(self, driver, query="", make=None):
+        """The page's `corvid-worker.js` (with `query`), or the worker the JavaScript expression
+        `make` gives."""
         self.driver = driver
         self.seen = 0
+        make = make or "new Worker('corvid-worker.js' + arguments[0])"
         driver.execute_script(
-            """
-            window.T = {lines: [], worker: new Worker('corvid-worker.js' + arguments[0])};
+            f"""
+            window.T = {{lines: [], worker: {make}}};
             T.worker.onmessage = (e) => T.lines.push(String(e.data));
             T.worker.onerror = (e) => T.lines.push('WORKER ERROR ' + e.message);
             """,

@@ -48,12 +48,16 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
+        log("worker, fallback, an engine slow to end its batch")
+        failures += [f"fallback: {f}" for f in worker_tests.lines_between_bestmove_and_done(driver, plain_url, log)]
         log("the npm package")
         failures += npm_tests.run_all(driver, log)
         log("worker under a Content-Security-Policy")
         failures += worker_tests.under_a_content_security_policy(driver, isolated_url, log)
         # Every check on the isolated page; on the plain host those that depend on the worker's
         # mode, then the host goes away: the page must go on offline.
+        # Each group answers for its own console errors.
+        harness.console_errors(driver)
         for name, url, server, checks in [
             ("page (isolated)", isolated_url, None, page_tests.CHECKS),
             ("page (plain static host)", plain_url, plain, page_tests.MODE_CHECKS),

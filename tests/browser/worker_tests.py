@@ -1,8 +1,10 @@
 """The UCI worker in headless Chromium, in each of its modes: every check a GUI relies on,
 line by line with the pauses a GUI leaves. Each check is a function taking the worker."""
 
+import json
 import random
 import time
+import urllib.parse
 
 import chess
 
@@ -217,6 +219,61 @@ def run_all(driver, url, query, expect_isolated, log):
             log(f"  FAIL {check.__name__}: {e}")
             w.new_lines()
     return failures, w
+
+
+# A stand-in for corvid-engine.js that answers every `go` at once and says its batch is done
+# 400 ms later: the moment between an engine's last `bestmove` and its end of the batch, which a
+# loaded machine stretches, made long enough to send lines into.
+SLOW_ENGINE = """
+const me = Math.random().toString(36).slice(2);
+onmessage = () => {
+  postMessage({ ready: true });
+  postMessage("info string engine " + me);
+  onmessage = (e) => {
+    for (const line of e.data.lines) {
+      postMessage("info string got " + line);
+      if (line.startsWith("go")) {
+        postMessage("info depth 1 score cp 0 pv e2e4");
+        postMessage("bestmove e2e4");
+      }
+    }
+    setTimeout(() => postMessage({ done: e.data.seq }), 400);
+  };
+};
+"""
+
+
+def lines_between_bestmove_and_done(driver, url, log):
+    """In the fallback mode, a line that comes after a search's `bestmove` but before the engine
+    has finished its batch finds the search over: `stop` is a no-op, `position` and `go` wait for
+    the engine, which is not replaced (it keeps its hash table). The worker threw a TypeError
+    there (answering a search already answered), which CI hit under load."""
+    driver.get(url)
+    engine = "data:text/javascript," + urllib.parse.quote(SLOW_ENGINE)
+    shim = ("self.corvidUrls = {worker: new URL('corvid-worker.js', location.href.replace(/^blob:/, '')).href, "
+            f"engine: {json.dumps(engine)}, wasm: new URL('corvid.wasm', location.href.replace(/^blob:/, '')).href, "
+            "mode: 'messages'}; importScripts(self.corvidUrls.worker);")
+    make = f"new Worker(URL.createObjectURL(new Blob([{json.dumps(shim)}], {{type: 'text/javascript'}})))"
+    try:
+        w = Worker(driver, make=make)
+        w.send("go depth 1")
+        w.wait_for(is_best, 10, "bestmove")
+        w.send("stop")
+        w.send("position startpos moves e2e4")
+        w.send("go depth 1")
+        lines = w.wait_for(is_best, 10, "the second bestmove")
+        lines += w.quiet_for(0.6)
+        assert not [l for l in lines if l.startswith("WORKER ERROR")], lines
+        assert len(bestmoves(lines)) == 1, lines
+        got = [l[len("info string got "):] for l in lines if l.startswith("info string got ")]
+        assert got == ["stop", "position startpos moves e2e4", "go depth 1"], lines
+        engines = [l for l in w.lines() if l.startswith("info string engine ")]
+        assert len(engines) == 1, f"the engine was replaced: {engines}"
+        log("  ok   lines_between_bestmove_and_done: stop, position and go wait for the engine, which stays")
+        return []
+    except AssertionError as e:
+        log(f"  FAIL lines_between_bestmove_and_done: {e}")
+        return [f"lines_between_bestmove_and_done: {e}"]
 
 
 # The policy docs/web.md gives a page: the engine's worker from the worker's own URL, WebAssembly
