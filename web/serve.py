@@ -26,10 +26,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     isolated = True
     # A Content-Security-Policy sent with every file (None: none), to test the page under one.
     csp = None
+    # Serve as a public CDN does (jsDelivr, unpkg): any origin may read the files and embed them.
+    cdn = False
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
     def end_headers(self):
-        if self.isolated:
+        if self.cdn:
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+        elif self.isolated:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
             self.send_header("Cross-Origin-Resource-Policy", "same-origin")
@@ -43,15 +48,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def server(folder, port=0, isolated=True, csp=None):
-    """A server of `folder` on 127.0.0.1 (port 0: any free one); not yet serving."""
-    handler = functools.partial(type("H", (Handler,), {"isolated": isolated, "csp": csp}), directory=folder)
+def server(folder, port=0, isolated=True, csp=None, cdn=False):
+    """A server of `folder` on 127.0.0.1 (port 0: any free one); not yet serving. `cdn`: with a
+    public CDN's headers instead of the isolation headers."""
+    handler = functools.partial(type("H", (Handler,), {"isolated": isolated, "csp": csp, "cdn": cdn}), directory=folder)
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 
-def serve_in_background(folder, isolated=True, csp=None):
+def serve_in_background(folder, isolated=True, csp=None, cdn=False):
     """Starts a server of `folder` on a free port in a thread; returns (server, base URL)."""
-    httpd = server(folder, 0, isolated, csp)
+    httpd = server(folder, 0, isolated, csp, cdn)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 

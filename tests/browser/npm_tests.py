@@ -2,7 +2,7 @@
 it, the tarball is installed into a fresh folder with a real bundler (esbuild, from npm), a small
 app importing `corvid-chess` is bundled and served beside the package's three files, and headless
 Chromium plays, analyses and stops through it; a page written the way Stockfish-worker pages are
-drives the classic worker; and a server that answers the module's URL with a page gets the error
+drives the classic worker; a page imports the module from another origin, as from a CDN; and a server that answers the module's URL with a page gets the error
 that says so."""
 
 import json
@@ -83,6 +83,32 @@ engine.postMessage("uci");
 INDEX = """<!doctype html><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><script type="module" src="app.js"></script>"""
 
 
+# A page of one origin that imports the package's module, unbundled, from another (a CDN serving
+# the installed package as unpkg and jsDelivr do): the engine's files are found beside the module,
+# the worker is started through a blob: script, and the engine plays, analyses and stops.
+CDN_PAGE = """<!doctype html><meta charset="utf-8"><title>cdn</title><link rel="icon" href="data:,">
+<script type="module">
+import { createCorvid, parseInfo, parseBestMove } from "@CDN@index.js";
+const out = (window.results = { done: false, isolated: self.crossOriginIsolated === true });
+try {
+  const corvid = await createCorvid();
+  out.played = (await corvid.search("position startpos moves e2e4", "go depth 6")).move;
+  let depth = 0;
+  corvid.onLine((l) => { depth = Math.max(depth, parseInfo(l)?.depth ?? 0); });
+  const answer = corvid.waitFor((l) => l.startsWith("bestmove"), 60000, () => corvid.send("position startpos\\ngo infinite"));
+  await corvid.waitFor(() => depth >= 5, 60000);
+  corvid.stop();
+  out.analysed = parseBestMove(await answer).move;
+  out.analysedDepth = depth;
+  corvid.terminate();
+} catch (e) {
+  out.error = String(e && e.stack || e);
+}
+out.done = true;
+</script>
+"""
+
+
 def missing():
     """What the package test needs that this machine lacks, if anything."""
     if shutil.which("npm") is None:
@@ -121,7 +147,32 @@ def build_app(log):
         f.write(STOCKFISH_STYLE)
     version = json.load(open(os.path.join(installed, "package.json")))["version"]
     log(f"  ok   packed {os.path.basename(tarball)}, installed with {ESBUILD} into a fresh folder, app bundled (version {version})")
-    return app, public
+    return app, public, installed
+
+
+def from_a_cdn(driver, public, installed, isolated, log):
+    """The package's module imported from a CDN (another origin) by a page of `public`."""
+    cdn, cdn_url = serve.serve_in_background(installed, cdn=True)
+    with open(os.path.join(public, "cdn.html"), "w") as f:
+        f.write(CDN_PAGE.replace("@CDN@", cdn_url))
+    server, url = serve.serve_in_background(public, isolated=isolated)
+    try:
+        driver.get(url + "cdn.html")
+        assert cdn_url.split("/")[2] != url.split("/")[2]
+        results = wait_for(driver, "return window.results && window.results.done && window.results", 120, "CDN page results")
+        assert "error" not in results, results["error"]
+        assert results["isolated"] == isolated, results
+        after_e4 = chess.Board()
+        after_e4.push_uci("e2e4")
+        assert chess.Move.from_uci(results["played"]) in after_e4.legal_moves, results
+        assert chess.Move.from_uci(results["analysed"]) in chess.Board().legal_moves, results
+        assert results["analysedDepth"] >= 5, results
+        return results
+    finally:
+        server.shutdown()
+        server.server_close()
+        cdn.shutdown()
+        cdn.server_close()
 
 
 def wait_for(driver, script, timeout, what):
@@ -146,7 +197,7 @@ def run_all(driver, log):
     failures = []
     app = None
     try:
-        app, public = build_app(log)
+        app, public, installed = build_app(log)
         for isolated in (True, False):
             server, url = serve.serve_in_background(public, isolated=isolated)
             where = "isolated" if isolated else "plain host"
@@ -180,6 +231,13 @@ def run_all(driver, log):
             finally:
                 server.shutdown()
                 server.server_close()
+            try:
+                results = from_a_cdn(driver, public, installed, isolated, log)
+                log(f"  ok   module from a CDN's origin ({where}): plays {results['played']}, "
+                    f"analyses to depth {results['analysedDepth']} and stops ({results['analysed']})")
+            except (AssertionError, KeyError, TypeError) as e:
+                failures.append(f"npm package from a CDN ({where}): {e}")
+                log(f"  FAIL npm package from a CDN ({where}): {e}")
     except subprocess.CalledProcessError as e:
         failures.append(f"npm package: {' '.join(e.cmd)} failed: {e.stderr}")
         log(f"  FAIL npm package: {' '.join(e.cmd)}: {e.stderr}")
