@@ -13,10 +13,24 @@
 //
 // To corvid-worker.js it posts each line the engine writes (a string), and objects:
 // {ready: true} once started, {done: seq} after each batch in "messages" mode, {quit: true}.
+//
+// In "shared" mode the module may be corvid-threads.wasm (built with WebAssembly threads): its
+// memory is shared, and each search thread beyond the first is a worker running this same
+// script, started when the engine asks (`corvid_spawn`: `setoption name Threads`). Such a
+// thread worker instantiates the module on the same memory, takes a stack and a thread-local
+// block of its own, and runs the thread's body (`corvid_thread_main`) until the engine lets the
+// thread go; it reads and writes no lines.
 "use strict";
 
 let wasm = null;
 let ring = null;
+// The shared memory of a threaded module (null for the single-threaded one).
+let sharedMemory = null;
+let compiledModule = null;
+// Thread workers started and not yet running their thread's body.
+let starting = [];
+// A search thread's stack (the main thread's is the module's own).
+const THREAD_STACK = 8 << 20;
 // In "messages" mode, the lines of the batch not yet read.
 let held = [];
 
@@ -70,15 +84,65 @@ function ringReadBlocking(r) {
 }
 
 function memory() {
-  return new Uint8Array(wasm.exports.memory.buffer);
+  return new Uint8Array((sharedMemory || wasm.exports.memory).buffer);
+}
+
+// Starts a thread worker for the engine's `task` (see src/web/threads.rs): 0, or -1 when it
+// cannot be.
+function spawnThread(task) {
+  try {
+    const e = wasm.exports;
+    const stack = e.corvid_alloc(THREAD_STACK, 16);
+    const tls = e.corvid_alloc(e.__tls_size.value, e.__tls_align.value);
+    if (!stack || !tls) return -1;
+    const worker = new Worker(self.location.href);
+    starting.push(
+      new Promise((resolve) => {
+        worker.onmessage = (m) => {
+          if (m.data && m.data.started) resolve();
+          else if (typeof m.data === "string") postMessage(m.data);
+        };
+        worker.onerror = (m) => {
+          postMessage(`info string error: a search thread failed (${m.message || "unknown error"})`);
+          resolve();
+        };
+      })
+    );
+    worker.postMessage({ thread: { module: compiledModule, memory: sharedMemory, task, stackTop: stack + THREAD_STACK, tls } });
+    return 0;
+  } catch (err) {
+    return -1;
+  }
+}
+
+// A thread worker: the module on the engine's memory, this thread's stack and thread-local
+// block, then the thread's body; the worker ends when the body returns.
+async function runThread({ module, memory: mem, task, stackTop, tls }) {
+  sharedMemory = mem;
+  const quiet = {
+    corvid_now: () => performance.timeOrigin + performance.now(),
+    corvid_write: (ptr, len) => postMessage(decoder.decode(memory().slice(ptr, ptr + len))),
+    corvid_read: () => -1,
+    corvid_spawn: () => -1,
+    memory: mem,
+  };
+  wasm = await WebAssembly.instantiate(module, { env: quiet });
+  wasm.exports.__stack_pointer.value = stackTop;
+  wasm.exports.__wasm_init_tls(tls);
+  postMessage({ started: true });
+  wasm.exports.corvid_thread_main(task);
+  close();
 }
 
 const imports = {
   env: {
-    corvid_now: () => performance.now(),
+    // One clock for every thread's worker: each worker's performance.now() has its own origin.
+    corvid_now: () => performance.timeOrigin + performance.now(),
     corvid_write: (ptr, len) => {
-      postMessage(decoder.decode(memory().subarray(ptr, ptr + len)));
+      // A copy: TextDecoder does not read shared memory.
+      postMessage(decoder.decode(memory().slice(ptr, ptr + len)));
     },
+    corvid_spawn: (task) => spawnThread(task),
     // The next line that arrived during a search, without waiting (see src/web.rs).
     corvid_read: (ptr, cap) => {
       if (!ring) {
@@ -106,15 +170,41 @@ function feed(line) {
   return wasm.exports.corvid_line(bytes.length) === 1;
 }
 
+// Waits (letting this worker's events run) until the thread workers started by the last line
+// run their threads' bodies: a new worker may need this one's events to start, and the engine
+// waits for its threads (`isready`, the next `go`) by blocking.
+async function threadsStarted() {
+  while (starting.length) {
+    const now = starting;
+    starting = [];
+    await Promise.all(now);
+  }
+}
+
+// Whether the module was built with threads: it imports its memory (shared).
+function threaded(module) {
+  return WebAssembly.Module.imports(module).some((i) => i.kind === "memory");
+}
+
 onmessage = async (event) => {
+  if (event.data.thread) return runThread(event.data.thread);
   const { module, shared } = event.data;
+  compiledModule = module;
+  if (threaded(module)) {
+    // The module's own minimum (64 MiB) and maximum (2 GiB, the largest `Hash` with room).
+    sharedMemory = new WebAssembly.Memory({ initial: 1024, maximum: 32768, shared: true });
+    imports.env.memory = sharedMemory;
+  }
   wasm = await WebAssembly.instantiate(module, imports);
+  if (sharedMemory) wasm.exports.corvid_threads(Math.max(1, navigator.hardwareConcurrency || 1));
   wasm.exports.corvid_start();
   postMessage({ ready: true });
   if (shared) {
     ring = ringOpen(shared);
-    while (!feed(ringReadBlocking(ring))) {
+    for (;;) {
       // Each line runs to its end; lines that came meanwhile were handled inside it.
+      if (feed(ringReadBlocking(ring))) break;
+      if (starting.length) await threadsStarted();
     }
     postMessage({ quit: true });
     close();

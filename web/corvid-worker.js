@@ -36,6 +36,11 @@ const forced = given.mode || params.get("mode");
 const canShare = typeof SharedArrayBuffer === "function" && self.crossOriginIsolated === true;
 const mode = forced === "messages" || !canShare ? "messages" : "shared";
 const wasmUrl = new URL(given.wasm || params.get("wasm") || "corvid.wasm", here).href;
+// The module built with WebAssembly threads (`Threads` above 1), for the shared mode; beside the
+// other unless told. `?threads=none` (or `corvidUrls.threads = "none"`) keeps to one thread.
+const threadsParam = given.threads || params.get("threads");
+const threadsUrl =
+  threadsParam === "none" ? null : new URL(threadsParam || wasmUrl.replace(/corvid\.wasm(?=$|[?#])/, "corvid-threads.wasm"), here).href;
 const engineUrl = new URL(given.engine || params.get("engine") || "corvid-engine.js", here).href;
 
 // The engine worker's script, fetched once: a worker started later (the fallback replaces it
@@ -51,21 +56,28 @@ const engineScript = fetch(engineUrl)
 // wasm as application/wasm defeats streaming compilation, not compilation. A server that answers
 // with a page (a single-page app's fallback route, a missing file behind a bundler's dev server)
 // is named as such: "got HTML, not WebAssembly, at URL".
-const compiled = fetch(wasmUrl).then(async (r) => {
-  if (!r.ok) throw new Error(`${wasmUrl}: HTTP ${r.status}`);
-  const type = r.headers.get("Content-Type") || "";
-  if (type.startsWith("application/wasm")) {
-    return WebAssembly.compileStreaming(r);
-  }
-  const bytes = new Uint8Array(await r.arrayBuffer());
-  const magic = [0x00, 0x61, 0x73, 0x6d];
-  if (!magic.every((b, i) => bytes[i] === b)) {
-    const start = new TextDecoder().decode(bytes.subarray(0, 200)).trimStart().toLowerCase();
-    const html = type.startsWith("text/html") || start.startsWith("<!doctype html") || start.startsWith("<html");
-    throw new Error(html ? `got HTML, not WebAssembly, at ${wasmUrl}` : `not WebAssembly (${type || "no type"}) at ${wasmUrl}`);
-  }
-  return WebAssembly.compile(bytes);
-});
+function compileFrom(url) {
+  return fetch(url).then(async (r) => {
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    const type = r.headers.get("Content-Type") || "";
+    if (type.startsWith("application/wasm")) {
+      return WebAssembly.compileStreaming(r);
+    }
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    const magic = [0x00, 0x61, 0x73, 0x6d];
+    if (!magic.every((b, i) => bytes[i] === b)) {
+      const start = new TextDecoder().decode(bytes.subarray(0, 200)).trimStart().toLowerCase();
+      const html = type.startsWith("text/html") || start.startsWith("<!doctype html") || start.startsWith("<html");
+      throw new Error(html ? `got HTML, not WebAssembly, at ${url}` : `not WebAssembly (${type || "no type"}) at ${url}`);
+    }
+    return WebAssembly.compile(bytes);
+  });
+}
+
+// In the shared mode the threaded module, where it is there and the browser runs it; else (or
+// in the fallback mode, which has no shared memory for threads) the single-threaded one.
+const compiled =
+  mode === "shared" && threadsUrl ? compileFrom(threadsUrl).catch(() => compileFrom(wasmUrl)) : compileFrom(wasmUrl);
 
 // The commands that need the engine idle: the native engine stops a running search for them.
 const NEEDS_IDLE = new Set(["setoption", "ucinewgame", "position", "go", "bench", "genfens"]);

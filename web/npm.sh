@@ -12,6 +12,12 @@ out=target/npm
 rm -rf "$out/package"
 mkdir -p "$out/package/dist"
 cp web/dist/corvid-worker.js web/dist/corvid-engine.js web/dist/corvid.wasm "$out/package/dist/"
+# The threaded module (Threads above 1 on cross-origin isolated pages), where the build made it.
+if [[ -e web/dist/corvid-threads.wasm ]]; then
+  cp web/dist/corvid-threads.wasm "$out/package/dist/"
+else
+  echo "warning: web/dist has no corvid-threads.wasm: the package searches on one thread" >&2
+fi
 cp web/npm/index.js web/npm/index.d.ts web/npm/README.md LICENSE "$out/package/"
 sed "s/@VERSION@/$version/" web/npm/package.json > "$out/package/package.json"
 (cd "$out" && npm pack ./package --silent >/dev/null)

@@ -17,6 +17,7 @@ const FILES = [
   "corvid-worker.js",
   "corvid-engine.js",
   "corvid.wasm",
+  "corvid-threads.wasm", // @THREADS@ (web/build.sh drops this line when it builds no threaded module)
   "corvid.svg",
   "icon-192.png",
   "icon-512.png",
@@ -43,11 +44,19 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) {
     return;
   }
-  // The worker's own query (`corvid-worker.js?mode=messages`) names the same file.
+  // The worker's own query (`corvid-worker.js?mode=messages`) names the same file. The kept
+  // response is handed on as a new one: a response from the cache carries the URL it was kept
+  // under, which a worker takes for its own, and the worker would lose its query (a forced
+  // fallback ran in the shared mode).
+  const query = new URL(request.url).search !== "";
   event.respondWith(
     caches
       .open(CACHE)
       .then((cache) => cache.match(request, { ignoreSearch: true }))
-      .then((kept) => kept || fetch(request))
+      .then((kept) => {
+        if (!kept) return fetch(request);
+        if (!query) return kept;
+        return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers: kept.headers });
+      })
   );
 });

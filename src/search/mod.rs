@@ -27,6 +27,7 @@ mod iterative;
 pub mod params;
 pub mod picker;
 mod pool;
+mod spawn;
 pub mod strength;
 mod tablebase;
 mod threads;

@@ -12,7 +12,6 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::threads::vote;
@@ -101,7 +100,7 @@ enum Task {
 
 struct PoolThread {
     tasks: Sender<Task>,
-    handle: JoinHandle<()>,
+    handle: super::spawn::Spawned,
     /// Set once the thread has allocated its worker.
     ready: Arc<AtomicBool>,
 }
@@ -111,16 +110,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The pool: persistent threads with their workers, and the transposition table. Or, where no
-/// thread can be started (a browser's WebAssembly), one worker searching on the caller's thread
-/// ([`Searcher::inline`]).
+/// The pool: persistent threads with their workers, and the transposition table. Or one worker
+/// searching on the caller's thread ([`Searcher::inline`]: a browser's WebAssembly, where the
+/// search must hear the page's lines itself), with helper threads where the platform can start
+/// them (WebAssembly threads on a cross-origin isolated page).
 pub struct Searcher {
     threads: Vec<PoolThread>,
     tt: Arc<TranspositionTable>,
     running: Option<Arc<Run>>,
     use_nnue: bool,
     network: Arc<Network>,
-    /// The caller's-thread worker of an inline searcher (then there are no threads).
+    /// The caller's-thread worker of an inline searcher (then `threads` holds only helpers,
+    /// ids 1 and up).
     inline: Option<Box<Worker>>,
     /// An inline search that has ended but whose answer waits for `stop` or `ponderhit`.
     pending: Mutex<Option<Pending>>,
@@ -202,7 +203,17 @@ impl Searcher {
 
     /// How many threads search.
     pub fn threads(&self) -> usize {
-        self.threads.len().max(usize::from(self.inline.is_some()))
+        self.threads.len() + usize::from(self.inline.is_some())
+    }
+
+    /// The most threads this searcher can search with: the machine's cores, or one for an
+    /// inline searcher where no thread can be started.
+    pub fn max_threads(&self) -> usize {
+        if self.inline.is_some() && !super::spawn::can_spawn() {
+            1
+        } else {
+            cores()
+        }
     }
 
     /// Grows or shrinks the pool to `n` threads (at least one), after the running search ends.
@@ -211,33 +222,45 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.wait();
         let n = n.max(1);
-        if self.inline.is_some() {
-            return if n == 1 { Ok(()) } else { Err("this build searches on one thread only".to_string()) };
+        // An inline searcher's own thread is the first; its pool holds the helpers.
+        let first_id = usize::from(self.inline.is_some());
+        if first_id == 1 && n > 1 && !super::spawn::can_spawn() {
+            return Err("this build searches on one thread only".to_string());
         }
+        // A page's workers beyond its cores would only take turns.
+        if first_id == 1 && n > self.max_threads() {
+            return Err(format!("at most {} threads here (the cores)", self.max_threads()));
+        }
+        let n = n - first_id;
         while self.threads.len() > n {
             let t = self.threads.pop().expect("more than n");
             drop(t.tasks);
-            let _ = t.handle.join();
+            t.handle.join();
         }
         while self.threads.len() < n {
-            let id = self.threads.len();
+            let id = self.threads.len() + first_id;
             let (tasks, inbox) = mpsc::channel();
             let (use_nnue, network) = (self.use_nnue, Arc::clone(&self.network));
-            let yields = id > 0 && n > cores();
+            let yields = id > 0 && n + first_id > cores();
             let ready = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&ready);
-            let spawned =
-                std::thread::Builder::new().name(format!("search-{id}")).stack_size(16 << 20).spawn(move || {
-                    if yields {
-                        lower_priority();
-                    }
-                    thread_main(id, use_nnue, network, inbox, &flag)
-                });
+            let spawned = super::spawn::spawn(format!("search-{id}"), move || {
+                if yields {
+                    lower_priority();
+                }
+                thread_main(id, use_nnue, network, inbox, &flag)
+            });
             match spawned {
                 Ok(handle) => self.threads.push(PoolThread { tasks, handle, ready }),
-                Err(e) if self.threads.is_empty() => return Err(format!("cannot start a search thread: {e}")),
+                Err(e) if self.threads.is_empty() && first_id == 0 => {
+                    return Err(format!("cannot start a search thread: {e}"))
+                }
                 Err(e) => {
-                    return Err(format!("only {} of {n} search threads could be started: {e}", self.threads.len()))
+                    return Err(format!(
+                        "only {} of {} search threads could be started: {e}",
+                        self.threads.len() + first_id,
+                        n + first_id
+                    ))
                 }
             }
         }
@@ -464,18 +487,45 @@ impl Searcher {
         self.stop();
         self.answer_if_due();
         let started = Moment::now();
-        let shared =
-            Arc::new(Shared::new(Arc::clone(&self.tt), 1).with_syzygy(job.syzygy.clone()).pondering(job.ponder));
+        let shared = Arc::new(
+            Shared::new(Arc::clone(&self.tt), 1 + self.threads.len())
+                .with_syzygy(job.syzygy.clone())
+                .pondering(job.ponder),
+        );
+        // Helpers search beside this thread (lazy SMP) until its search is over.
+        let helpers = (!self.threads.is_empty()).then(|| {
+            let helper_limits =
+                Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
+            let run = Arc::new(Run {
+                helper_job: Job { limits: helper_limits, ..job.clone() },
+                job: job.clone(),
+                shared: Arc::clone(&shared),
+                main: Mutex::new(None),
+                helpers: Mutex::new(vec![(None, false); self.threads.len()]),
+                helper_done: Condvar::new(),
+                answered: Mutex::new(true),
+                answered_signal: Condvar::new(),
+                done: Arc::new(Done {
+                    busy: AtomicUsize::new(self.threads.len()),
+                    idle: Mutex::new(false),
+                    idle_signal: Condvar::new(),
+                }),
+                started,
+            });
+            self.send_all(|| Task::Search(Arc::clone(&run)));
+            run
+        });
         let worker = self.inline.as_mut().expect("an inline searcher");
-        let result = worker.search(&job, Arc::clone(&shared), reporter);
-        let pending = Pending {
-            shared,
-            wait_for_stop: job.wait_for_stop,
-            results: vec![result],
-            multipv: job.limits.multipv,
-            started,
-            finish,
-        };
+        let mut results = vec![worker.search(&job, Arc::clone(&shared), reporter)];
+        if let Some(run) = helpers {
+            // Stopped, and every helper out of the run before its table and workers are used
+            // again; a helper without a completed iteration has no vote.
+            shared.stop.store(true, Ordering::Release);
+            wait_flag(&run.done.idle, &run.done.idle_signal);
+            results.extend(lock(&run.helpers).iter().filter_map(|(r, _)| r.clone()));
+        }
+        let pending =
+            Pending { shared, wait_for_stop: job.wait_for_stop, results, multipv: job.limits.multipv, started, finish };
         if pending.due() {
             pending.answer();
         } else {
@@ -522,8 +572,11 @@ fn table(hash_mb: usize) -> Result<TranspositionTable, String> {
     TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))
 }
 
-/// The cores this process may run on.
+/// The cores this process may run on (in WebAssembly, those the page said it has).
 fn cores() -> usize {
+    #[cfg(all(target_family = "wasm", target_feature = "atomics"))]
+    return crate::web::threads::cores();
+    #[cfg(not(all(target_family = "wasm", target_feature = "atomics")))]
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -660,7 +713,7 @@ mod tests {
 
     impl Searcher {
         fn thread_ids(&self) -> Vec<std::thread::ThreadId> {
-            self.threads.iter().map(|t| t.handle.thread().id()).collect()
+            self.threads.iter().map(|t| t.handle.id()).collect()
         }
     }
 
@@ -694,6 +747,37 @@ mod tests {
         let mut fresh = Searcher::with_hash(1, 4).unwrap();
         let first = fresh.search_silently(Job::new(pos, Limits { depth: Some(6), ..Limits::default() }));
         assert_eq!(again.results[0], first.results[0]);
+    }
+
+    #[test]
+    fn an_inline_searcher_searches_with_helper_threads_beside_its_own() {
+        // The browser's threaded module: the search on the caller's thread, helpers started
+        // as the platform can (system threads here). A one-thread search at a fixed depth is
+        // deterministic; with a helper the count includes its nodes and differs; back at one
+        // thread, after a clear, it is the one-thread count again.
+        let pos = Position::startpos();
+        let job = || Job::new(pos, Limits { depth: Some(9), ..Limits::default() });
+        let mut searcher = Searcher::inline(TranspositionTable::new(4));
+        assert_eq!(searcher.threads(), 1);
+        let one = searcher.search_silently(job());
+        searcher.set_threads(2).unwrap();
+        assert_eq!(searcher.threads(), 2);
+        assert_eq!(searcher.threads.len(), 1, "one helper beside the caller's thread");
+        for _ in 0..3 {
+            searcher.clear();
+            let two = searcher.search_silently(job());
+            assert!(two.best().best.is_some());
+            assert!((1..=2).contains(&two.results.len()));
+            assert!(two.results.iter().any(|r| r.depth >= 9), "a thread reached the depth");
+            assert_ne!(two.nodes, one.nodes, "the helper's nodes are counted");
+        }
+        assert!(searcher.set_threads(searcher.max_threads() + 1).is_err(), "no more threads than cores");
+        searcher.set_threads(1).unwrap();
+        assert!(searcher.threads.is_empty());
+        searcher.clear();
+        let again = searcher.search_silently(job());
+        assert_eq!(again.nodes, one.nodes);
+        assert_eq!(again.results[0], one.results[0]);
     }
 
     #[test]

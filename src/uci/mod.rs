@@ -271,9 +271,11 @@ impl Engine {
                 say(&format!("id name {}", id_name()));
                 say("id author the Corvid developers");
                 for option in self.options.declarations() {
-                    // An engine without threads offers the one it searches on.
+                    // An engine that searches on its caller's thread offers the threads it can
+                    // start besides (none, or the page's cores).
                     if self.searcher.is_inline() && option.starts_with("option name Threads ") {
-                        say("option name Threads type spin default 1 min 1 max 1");
+                        let max = self.searcher.max_threads();
+                        say(&format!("option name Threads type spin default 1 min 1 max {max}"));
                         continue;
                     }
                     say(&option);

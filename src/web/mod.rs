@@ -15,6 +15,9 @@
 #[cfg(any(target_family = "wasm", test))]
 pub mod rules;
 
+#[cfg(all(target_family = "wasm", target_feature = "atomics"))]
+pub mod threads;
+
 #[cfg(target_family = "wasm")]
 mod exports {
     use std::cell::RefCell;

@@ -44,7 +44,7 @@ const out = (window.results = { done: false });
     corvid.terminate();
     // A server that answers the module's URL with a page is named as such.
     try {
-      await createCorvid({ baseUrl: "./corvid/", wasmUrl: "../index.html", timeout: 20000 });
+      await createCorvid({ baseUrl: "./corvid/", wasmUrl: "../index.html", threadsUrl: "../index.html", timeout: 20000 });
       out.htmlError = "no error";
     } catch (e) {
       out.htmlError = e.message;
@@ -92,6 +92,15 @@ import { createCorvid, parseInfo, parseBestMove } from "@CDN@index.js";
 const out = (window.results = { done: false, isolated: self.crossOriginIsolated === true });
 try {
   const corvid = await createCorvid();
+  // Threads: the page's cores where it is isolated (the threaded module, its thread workers
+  // started from the engine's own blob: script), else one.
+  const offered = [];
+  const off = corvid.onLine((l) => { if (l.startsWith("option name Threads ")) offered.push(l); });
+  await corvid.waitFor((l) => l === "uciok", 20000, () => corvid.send("uci"));
+  off();
+  out.threads = offered[0];
+  out.cores = navigator.hardwareConcurrency;
+  if (out.isolated) corvid.send("setoption name Threads value 2");
   out.played = (await corvid.search("position startpos moves e2e4", "go depth 6")).move;
   let depth = 0;
   corvid.onLine((l) => { depth = Math.max(depth, parseInfo(l)?.depth ?? 0); });
@@ -162,6 +171,8 @@ def from_a_cdn(driver, public, installed, isolated, log):
         results = wait_for(driver, "return window.results && window.results.done && window.results", 120, "CDN page results")
         assert "error" not in results, results["error"]
         assert results["isolated"] == isolated, results
+        most = results["cores"] if isolated else 1
+        assert results["threads"] == f"option name Threads type spin default 1 min 1 max {most}", results
         after_e4 = chess.Board()
         after_e4.push_uci("e2e4")
         assert chess.Move.from_uci(results["played"]) in after_e4.legal_moves, results
@@ -233,7 +244,7 @@ def run_all(driver, log):
                 server.server_close()
             try:
                 results = from_a_cdn(driver, public, installed, isolated, log)
-                log(f"  ok   module from a CDN's origin ({where}): plays {results['played']}, "
+                log(f"  ok   module from a CDN's origin ({where}, Threads up to {results['threads'].split()[-1]}): plays {results['played']}, "
                     f"analyses to depth {results['analysedDepth']} and stops ({results['analysed']})")
             except (AssertionError, KeyError, TypeError) as e:
                 failures.append(f"npm package from a CDN ({where}): {e}")

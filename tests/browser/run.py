@@ -48,6 +48,8 @@ def main():
                 except AssertionError as e:
                     failures.append(f"{name}: bench: {e}")
                     log(f"  FAIL bench: {e}")
+        log("worker, shared memory, two threads (isolated page)")
+        failures += worker_tests.threads_in_the_shared_mode(driver, isolated_url, log)
         log("worker, fallback, an engine slow to end its batch")
         failures += [f"fallback: {f}" for f in worker_tests.lines_between_bestmove_and_done(driver, plain_url, log)]
         log("the npm package")

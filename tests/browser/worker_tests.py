@@ -221,6 +221,79 @@ def run_all(driver, url, query, expect_isolated, log):
     return failures, w
 
 
+def depth_nodes(w, depth):
+    """`ucinewgame`, then `go depth` from the start: the last report's node count."""
+    w.send("ucinewgame")
+    w.send("position startpos")
+    w.send(f"go depth {depth}")
+    lines = w.wait_for(is_best, 60, f"bestmove at depth {depth}")
+    legal(lines[-1], chess.Board())
+    counts = [int(l.split()[l.split().index("nodes") + 1]) for l in lines if " nodes " in l]
+    return counts[-1]
+
+
+def threads_in_the_shared_mode(driver, url, log):
+    """On a cross-origin isolated page the worker runs the threaded module: `Threads` goes up to
+    the page's cores; with two threads a second search thread (a worker of its own) searches
+    beside the first (the one-thread search is deterministic, so another node count proves the
+    helper took part), every check of a GUI's passes, and back at one thread the count is the
+    one-thread count again. Beyond the cores the option is refused; the fallback mode offers one
+    thread."""
+    failures = []
+    driver.get(url)
+    cores = driver.execute_script("return navigator.hardwareConcurrency")
+    w = Worker(driver)
+    try:
+        w.send("uci")
+        lines = w.wait_for(lambda l: l == "uciok", 20, "uciok")
+        offered = [l for l in lines if l.startswith("option name Threads ")]
+        assert offered == [f"option name Threads type spin default 1 min 1 max {cores}"], offered
+        assert cores >= 2, f"the page has {cores} core(s): no second thread to test"
+        one = depth_nodes(w, 11)
+        w.send("setoption name Threads value 2")
+        w.send("isready")
+        w.wait_for(lambda l: l == "readyok", 20, "readyok after Threads 2")
+        two = depth_nodes(w, 11)
+        assert two != one, f"two threads counted {two} nodes, as one thread alone"
+        log(f"  ok   Threads offered up to {cores}; depth 11: {one} nodes on one thread, {two} on two")
+    except AssertionError as e:
+        failures.append(f"threads: {e}")
+        log(f"  FAIL threads: {e}")
+        return failures
+    # Every check but the one that expects the main thread's report at the depth asked for: with
+    # two threads the first to complete it ends the search (and a helper's result may be played).
+    for check in [c for c in CHECKS if c is not go_depth_answers_once_with_a_legal_move]:
+        try:
+            check(w)
+            log(f"  ok   {check.__name__} (two threads)")
+        except AssertionError as e:
+            failures.append(f"{check.__name__} (two threads): {e}")
+            log(f"  FAIL {check.__name__} (two threads): {e}")
+            w.new_lines()
+    try:
+        w.send("isready")
+        w.wait_for(lambda l: l == "readyok", 20, "readyok")
+        w.new_lines()
+        w.send(f"setoption name Threads value {cores + 1}")
+        w.send("isready")
+        lines = w.wait_for(lambda l: l == "readyok", 20, "readyok")
+        assert any(l.startswith("info string error") and "Threads" in l for l in lines), lines
+        w.send("setoption name Threads value 1")
+        again = depth_nodes(w, 11)
+        assert again == one, f"back at one thread: {again} nodes, {one} before"
+        driver.get(url)  # a fresh page: no line of the old worker comes in
+        fallback = Worker(driver, "?mode=messages")
+        fallback.send("uci")
+        lines = fallback.wait_for(lambda l: l == "uciok", 20, "uciok (fallback)")
+        offered = [l for l in lines if l.startswith("option name Threads ")]
+        assert offered == ["option name Threads type spin default 1 min 1 max 1"], ("fallback", offered)
+        log(f"  ok   Threads {cores + 1} refused, back to one thread ({again} nodes), the fallback offers one")
+    except AssertionError as e:
+        failures.append(f"threads: {e}")
+        log(f"  FAIL threads: {e}")
+    return failures
+
+
 # A stand-in for corvid-engine.js that answers every `go` at once and says its batch is done
 # 400 ms later: the moment between an engine's last `bestmove` and its end of the batch, which a
 # loaded machine stretches, made long enough to send lines into.

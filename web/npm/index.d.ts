@@ -2,8 +2,9 @@
 
 /** Where the engine's three files are served, and how it runs. */
 export interface CorvidOptions {
-  /** The folder of corvid-worker.js, corvid-engine.js and corvid.wasm (default: beside this
-   * module when it is served unbundled, else the page's folder). Another origin (a CDN) works. */
+  /** The folder of corvid-worker.js, corvid-engine.js, corvid.wasm and corvid-threads.wasm
+   * (default: beside this module when it is served unbundled, else the page's folder). Another
+   * origin (a CDN) works. */
   baseUrl?: string | URL;
   /** The classic worker script (default `corvid-worker.js` in `baseUrl`). */
   workerUrl?: string | URL;
@@ -11,6 +12,10 @@ export interface CorvidOptions {
   wasmUrl?: string | URL;
   /** The engine's own worker script (default `corvid-engine.js` in `baseUrl`). */
   engineUrl?: string | URL;
+  /** The module built with WebAssembly threads, used on cross-origin isolated pages so that
+   * `setoption name Threads` can go up to the machine's cores (default `corvid-threads.wasm` in
+   * `baseUrl`; `null`: one thread, without fetching it). */
+  threadsUrl?: string | URL | null;
   /** `"messages"` forces the fallback that needs no cross-origin isolation (for tests). */
   mode?: "messages";
   /** Milliseconds to wait for `uciok` (default 30000). */

@@ -21,6 +21,7 @@ export async function createCorvid(options = {}) {
     worker: new URL(options.workerUrl ?? "corvid-worker.js", base).href,
     wasm: new URL(options.wasmUrl ?? "corvid.wasm", base).href,
     engine: new URL(options.engineUrl ?? "corvid-engine.js", base).href,
+    threads: options.threadsUrl === null ? "none" : new URL(options.threadsUrl ?? "corvid-threads.wasm", base).href,
   };
   const here = typeof location !== "undefined" ? location.origin : "";
   let worker;
@@ -28,6 +29,7 @@ export async function createCorvid(options = {}) {
     const url = new URL(urls.worker);
     url.searchParams.set("wasm", urls.wasm);
     url.searchParams.set("engine", urls.engine);
+    url.searchParams.set("threads", urls.threads);
     if (options.mode) url.searchParams.set("mode", options.mode);
     worker = new Worker(url.href);
   } else {
