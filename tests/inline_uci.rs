@@ -227,10 +227,14 @@ fn bad_input_is_answered_and_the_engine_keeps_working() {
     assert_eq!(out, vec!["unknown command: flibbertigibbet"]);
     let out = gui.send("position startpos moves e2e4 e7e5 e1e3");
     assert!(out.iter().any(|l| l.starts_with("info string error")), "{out:#?}");
-    let out = gui.send("setoption name Threads value 4");
-    assert!(out.iter().any(|l| l.contains("one thread")), "{out:#?}");
+    // Helpers beside the caller's thread (system threads here, workers in a browser): up to the
+    // cores, no more.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let out = gui.send(&format!("setoption name Threads value {}", cores + 1));
+    assert!(out.iter().any(|l| l.starts_with("info string error: Threads") && l.contains("cores")), "{out:#?}");
     let out = gui.send("uci");
-    assert!(out.iter().any(|l| l == "option name Threads type spin default 1 min 1 max 1"), "{out:#?}");
+    let offered = format!("option name Threads type spin default 1 min 1 max {cores}");
+    assert!(out.contains(&offered), "{out:#?}");
     let out = gui.send("go depth 4");
     let best = out.iter().find(|l| l.starts_with("bestmove")).expect("an answer");
     // The moves were kept up to the illegal one.
@@ -240,4 +244,29 @@ fn bad_input_is_answered_and_the_engine_keeps_working() {
     let out = gui.send("go perft 2");
     let nodes = format!("Nodes searched: {}", corvid::perft::perft(&e4e5, 2));
     assert!(out.iter().any(|l| l.contains(&nodes)), "{out:#?}");
+}
+
+#[test]
+fn with_a_helper_thread_every_search_is_answered_once() {
+    // The threaded browser module's shape: the search on the caller's thread, a helper beside
+    // it (a system thread here). Three searches, one answer each, legal; then one thread again.
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        return; // one core: a second thread is refused (the test above)
+    }
+    let mut gui = Gui::new(Vec::new());
+    let out = gui.send("setoption name Threads value 2");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:#?}");
+    for _ in 0..3 {
+        let out = gui.send("position startpos moves e2e4");
+        assert!(out.is_empty(), "{out:#?}");
+        let out = gui.send("go depth 9");
+        let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers.len(), 1, "{out:#?}");
+        let after_e4 = Position::startpos().make_move(Position::startpos().parse_uci_move("e2e4").unwrap());
+        legal_best(answers[0], &after_e4);
+    }
+    let out = gui.send("setoption name Threads value 1");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:#?}");
+    let out = gui.send("go depth 5");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:#?}");
 }
