@@ -28,6 +28,7 @@ pub mod params;
 pub mod picker;
 mod pool;
 mod spawn;
+pub use spawn::{set_thread_starter, ThreadStarter};
 pub mod strength;
 mod tablebase;
 mod threads;

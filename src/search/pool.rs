@@ -574,10 +574,7 @@ fn table(hash_mb: usize) -> Result<TranspositionTable, String> {
 
 /// The cores this process may run on (in WebAssembly, those the page said it has).
 fn cores() -> usize {
-    #[cfg(all(target_family = "wasm", target_feature = "atomics"))]
-    return crate::web::threads::cores();
-    #[cfg(not(all(target_family = "wasm", target_feature = "atomics")))]
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    super::spawn::cores()
 }
 
 /// With more threads than cores, helpers run at a lower priority than the main thread, so the

@@ -1,6 +1,6 @@
-//! Starting a search thread: a system thread natively, a Web Worker of the page's engine where
-//! WebAssembly has threads (a module built with atomics, on a cross-origin isolated page: the
-//! page's script starts the worker, `src/web/threads.rs`), and nothing where neither is there.
+//! Starting a search thread: a system thread natively; in WebAssembly whatever the platform's
+//! front gave as a starter (a Web Worker of the page's engine, in the module built with atomics
+//! on a cross-origin isolated page: `src/web/threads.rs`), and nothing without one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -41,24 +41,35 @@ impl Spawned {
     }
 }
 
-/// Whether this build can start a thread: always natively; in WebAssembly only a module built
-/// with atomics whose page has said it can start workers.
+/// What starts a thread where the standard library cannot (a browser's WebAssembly, where the
+/// page starts a worker for it): given the thread's body, an error when it cannot.
+pub type ThreadStarter = fn(Box<dyn FnOnce() + Send>) -> Result<(), String>;
+
+/// The platform's thread starter and its cores, set once by its front (`src/web/threads.rs`).
+static STARTER: std::sync::OnceLock<(ThreadStarter, usize)> = std::sync::OnceLock::new();
+
+/// Gives this process a way to start threads on a platform whose standard library has none, and
+/// the cores it has (the first call counts); false if one was already given.
+pub fn set_thread_starter(start: ThreadStarter, cores: usize) -> bool {
+    STARTER.set((start, cores.max(1))).is_ok()
+}
+
+/// Whether this build can start a thread: always natively; in WebAssembly once the page has
+/// given a starter.
 pub(super) fn can_spawn() -> bool {
-    #[cfg(not(target_family = "wasm"))]
-    {
-        true
-    }
-    #[cfg(all(target_family = "wasm", target_feature = "atomics"))]
-    {
-        crate::web::threads::available()
-    }
-    #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
-    {
-        false
+    cfg!(not(target_family = "wasm")) || STARTER.get().is_some()
+}
+
+/// The cores this process may run on: the machine's, or those the platform's front said.
+pub(super) fn cores() -> usize {
+    match STARTER.get() {
+        Some(&(_, cores)) => cores,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     }
 }
 
-/// Starts `f` on a new thread named `name` with a 16 MiB stack (8 MiB in WebAssembly).
+/// Starts `f` on a new thread named `name` with a 16 MiB stack natively (a page's worker sets
+/// its own).
 pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) -> Result<Spawned, String> {
     let finished = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&finished);
@@ -72,15 +83,11 @@ pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) -> Result<S
             std::thread::Builder::new().name(name).stack_size(16 << 20).spawn(body).map_err(|e| e.to_string())?;
         Ok(Spawned { finished, handle })
     }
-    #[cfg(all(target_family = "wasm", target_feature = "atomics"))]
+    #[cfg(target_family = "wasm")]
     {
         let _ = name;
-        crate::web::threads::spawn(Box::new(body))?;
+        let &(start, _) = STARTER.get().ok_or("this build searches on one thread only")?;
+        start(Box::new(body))?;
         Ok(Spawned { finished })
-    }
-    #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
-    {
-        let _ = (name, body);
-        Err("this build searches on one thread only".to_string())
     }
 }

@@ -4,8 +4,6 @@
 //! stack and a thread-local block of its own, then calling [`corvid_thread_main`]. The page says
 //! how many cores it has with [`corvid_threads`]; without that call no thread is started.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 mod js {
     #[link(wasm_import_module = "env")]
     extern "C" {
@@ -15,33 +13,17 @@ mod js {
     }
 }
 
-/// The page's cores (`navigator.hardwareConcurrency`); 0 until the page says it can start
-/// workers.
-static CORES: AtomicUsize = AtomicUsize::new(0);
-
-/// The page can start workers for search threads; it has `cores` cores.
+/// The page can start workers for search threads; it has `cores` cores (the search's thread
+/// starter is this module's [`spawn`]).
 #[no_mangle]
 pub extern "C" fn corvid_threads(cores: u32) {
-    CORES.store(cores.max(1) as usize, Ordering::Release);
-}
-
-/// Whether search threads can be started.
-pub fn available() -> bool {
-    CORES.load(Ordering::Acquire) > 0
-}
-
-/// The page's cores, 1 if it has not said.
-pub fn cores() -> usize {
-    CORES.load(Ordering::Acquire).max(1)
+    crate::search::set_thread_starter(spawn, cores as usize);
 }
 
 type Task = Box<dyn FnOnce() + Send>;
 
 /// Runs `f` on a new worker.
-pub fn spawn(f: Task) -> Result<(), String> {
-    if !available() {
-        return Err("this page cannot start search threads".to_string());
-    }
+fn spawn(f: Task) -> Result<(), String> {
     let task = Box::into_raw(Box::new(f));
     // SAFETY: an import taking a number; the pointer is only passed through to the new thread.
     if unsafe { js::corvid_spawn(task as usize as u32) } != 0 {
