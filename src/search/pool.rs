@@ -79,6 +79,27 @@ struct Done {
 }
 
 impl Run {
+    /// A run of `job` for `helpers` helper threads, and for the main thread too where it has a
+    /// `main` part to play (a pool's thread 0; an inline search runs its main search itself,
+    /// and the run has no answer to give).
+    fn new(job: Job, shared: Arc<Shared>, main: Option<Answer>, helpers: usize, started: Moment) -> Arc<Run> {
+        let helper_limits =
+            Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
+        let busy = helpers + usize::from(main.is_some());
+        Arc::new(Run {
+            helper_job: Job { limits: helper_limits, ..job.clone() },
+            job,
+            shared,
+            answered: Mutex::new(main.is_none()),
+            main: Mutex::new(main),
+            helpers: Mutex::new(vec![(None, false); helpers]),
+            helper_done: Condvar::new(),
+            answered_signal: Condvar::new(),
+            done: Arc::new(Done { busy: AtomicUsize::new(busy), idle: Mutex::new(false), idle_signal: Condvar::new() }),
+            started,
+        })
+    }
+
     /// A thread's part is over: it drops its hold on the run, then counts itself out; the last
     /// one marks the run idle.
     fn leave(run: Arc<Run>) {
@@ -333,26 +354,10 @@ impl Searcher {
         if self.inline.is_some() {
             return self.start_inline(job, reporter, finish);
         }
-        let helper_limits =
-            Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
         let shared =
             Shared::new(Arc::clone(&self.tt), self.threads.len()).with_syzygy(job.syzygy.clone()).pondering(job.ponder);
-        let run = Arc::new(Run {
-            helper_job: Job { limits: helper_limits, ..job.clone() },
-            job,
-            shared: Arc::new(shared),
-            main: Mutex::new(Some(Answer { reporter, finish })),
-            helpers: Mutex::new(vec![(None, false); self.threads.len() - 1]),
-            helper_done: Condvar::new(),
-            answered: Mutex::new(false),
-            answered_signal: Condvar::new(),
-            done: Arc::new(Done {
-                busy: AtomicUsize::new(self.threads.len()),
-                idle: Mutex::new(false),
-                idle_signal: Condvar::new(),
-            }),
-            started: Moment::now(),
-        });
+        let helpers = self.threads.len() - 1;
+        let run = Run::new(job, Arc::new(shared), Some(Answer { reporter, finish }), helpers, Moment::now());
         self.send_all(|| Task::Search(Arc::clone(&run)));
         self.running = Some(run);
     }
@@ -494,24 +499,7 @@ impl Searcher {
         );
         // Helpers search beside this thread (lazy SMP) until its search is over.
         let helpers = (!self.threads.is_empty()).then(|| {
-            let helper_limits =
-                Limits { depth: job.limits.depth, infinite: true, multipv: job.limits.multipv, ..Limits::default() };
-            let run = Arc::new(Run {
-                helper_job: Job { limits: helper_limits, ..job.clone() },
-                job: job.clone(),
-                shared: Arc::clone(&shared),
-                main: Mutex::new(None),
-                helpers: Mutex::new(vec![(None, false); self.threads.len()]),
-                helper_done: Condvar::new(),
-                answered: Mutex::new(true),
-                answered_signal: Condvar::new(),
-                done: Arc::new(Done {
-                    busy: AtomicUsize::new(self.threads.len()),
-                    idle: Mutex::new(false),
-                    idle_signal: Condvar::new(),
-                }),
-                started,
-            });
+            let run = Run::new(job.clone(), Arc::clone(&shared), None, self.threads.len(), started);
             self.send_all(|| Task::Search(Arc::clone(&run)));
             run
         });

@@ -209,16 +209,22 @@ def run_all(driver, url, query, expect_isolated, log):
     isolated = driver.execute_script("return self.crossOriginIsolated === true")
     assert isolated == expect_isolated, f"crossOriginIsolated {isolated} at {url}"
     w = Worker(driver, query)
+    return run_checks(w, CHECKS, log), w
+
+
+def run_checks(w, checks, log, how=""):
+    """Each of `checks` on the worker `w`, logged (with `how` after its name); the failures."""
     failures = []
-    for check in CHECKS:
+    for check in checks:
+        name = f"{check.__name__}{how}"
         try:
             check(w)
-            log(f"  ok   {check.__name__}")
+            log(f"  ok   {name}")
         except AssertionError as e:
-            failures.append(f"{check.__name__}: {e}")
-            log(f"  FAIL {check.__name__}: {e}")
+            failures.append(f"{name}: {e}")
+            log(f"  FAIL {name}: {e}")
             w.new_lines()
-    return failures, w
+    return failures
 
 
 def depth_nodes(w, depth):
@@ -262,14 +268,8 @@ def threads_in_the_shared_mode(driver, url, log):
         return failures
     # Every check but the one that expects the main thread's report at the depth asked for: with
     # two threads the first to complete it ends the search (and a helper's result may be played).
-    for check in [c for c in CHECKS if c is not go_depth_answers_once_with_a_legal_move]:
-        try:
-            check(w)
-            log(f"  ok   {check.__name__} (two threads)")
-        except AssertionError as e:
-            failures.append(f"{check.__name__} (two threads): {e}")
-            log(f"  FAIL {check.__name__} (two threads): {e}")
-            w.new_lines()
+    checks = [c for c in CHECKS if c is not go_depth_answers_once_with_a_legal_move]
+    failures += run_checks(w, checks, log, " (two threads)")
     try:
         w.send("isready")
         w.wait_for(lambda l: l == "readyok", 20, "readyok")
