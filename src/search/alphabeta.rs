@@ -846,6 +846,9 @@ impl Worker {
             best_score = stand_pat;
         }
 
+        // Where the correction history moved the evaluation far, a capture may lose a little by
+        // static exchange and still be searched (the node's own figure, once, not per capture).
+        let see_floor = if in_check { 0 } else { -((static_eval - raw_eval).abs() * p!(QS_SEE_CORRECTION) / 1024) };
         let mut picker = MovePicker::new_quiescence(pos, tt_move);
         let mut best_move = None;
         let mut moves = 0;
@@ -875,7 +878,6 @@ impl Worker {
                         continue;
                     }
                 }
-                let see_floor = -((static_eval - raw_eval).abs() * p!(QS_SEE_CORRECTION) / 1024);
                 if picker.known_see() != Some(true) && !pos.see_ge(m, see_floor) {
                     continue;
                 }
