@@ -119,14 +119,9 @@ function spawnThread(task) {
 // block, then the thread's body; the worker ends when the body returns.
 async function runThread({ module, memory: mem, task, stackTop, tls }) {
   sharedMemory = mem;
-  const quiet = {
-    corvid_now: () => performance.timeOrigin + performance.now(),
-    corvid_write: (ptr, len) => postMessage(decoder.decode(memory().slice(ptr, ptr + len))),
-    corvid_read: () => -1,
-    corvid_spawn: () => -1,
-    memory: mem,
-  };
-  wasm = await WebAssembly.instantiate(module, { env: quiet });
+  // The engine's clock and writer; no lines to read, no threads of its own to start.
+  const env = { ...imports.env, corvid_read: () => -1, corvid_spawn: () => -1, memory: mem };
+  wasm = await WebAssembly.instantiate(module, { env });
   wasm.exports.__stack_pointer.value = stackTop;
   wasm.exports.__wasm_init_tls(tls);
   postMessage({ started: true });
