@@ -332,6 +332,7 @@ def a_long_game_keeps_a_phone_window_narrow(driver):
         for id_ in ("newGame", "moves"):
             left, right = geometry[id_]
             assert left >= 0 and right <= geometry["window"], (id_, geometry)
+        driver.save_screenshot(harness.shot("phone-long-game"))
         return f"page {geometry['page']} px wide in a {geometry['window']} px window after 100 plies"
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
