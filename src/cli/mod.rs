@@ -211,7 +211,7 @@ pub static SPECS: [Spec; 12] = [
                 "start from this network (of the same base; --hidden may widen it) instead of random weights",
                 Default::Nothing,
             ),
-            int("--hidden", "N", "neurons per perspective, a multiple of 16", (16, 256), Default::Said("this build's")),
+            int("--hidden", "N", "neurons per perspective, a multiple of 16", (16, crate::nnue::format::MAX_HIDDEN as u64), Default::Said("this build's")),
             word(
                 "--king-buckets",
                 "inputs by the square of each side's king (4u: not mirrored)",

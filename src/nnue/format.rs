@@ -18,9 +18,10 @@ pub const INPUTS: usize = 768;
 pub const OUTPUT_BUCKETS: usize = 8;
 /// The most king buckets a network may have.
 pub const MAX_KING_BUCKETS: usize = 32;
-/// The widest hidden layer an engine takes (the output sums fit `i32` up to it), and the step
-/// its width goes in (the vector kernels take 16 lanes at a time).
-pub const MAX_HIDDEN: usize = 256;
+/// The widest hidden layer an engine takes (each vector lane of the output sum, a quarter of the
+/// neurons at most, fits `i32` up to it: [`MAX_LANE_SUM`]), and the step its width goes in (the
+/// vector kernels take 16 lanes at a time).
+pub const MAX_HIDDEN: usize = 512;
 pub const HIDDEN_STEP: usize = 16;
 /// Quantisation of the feature transformer.
 pub const QA: i32 = 255;
@@ -29,9 +30,13 @@ pub const QB: i32 = 64;
 /// The largest |feature weight| or |feature bias| a file may hold: an accumulator is the bias
 /// plus at most 32 feature rows, and `33 x 992 = 32,736` stays inside `i16`.
 pub const MAX_FEATURE_WEIGHT: i32 = i16::MAX as i32 / 33;
-/// The largest |output weight|: `clamp(a, 0, QA) x w` must fit `i16` (`255 x 128 = 32,640`), and
-/// then a perspective's sum fits `i32` for up to 256 neurons (`256 x 255 x 32,640 < 2^31`).
+/// The largest |output weight|: `clamp(a, 0, QA) x w` must fit `i16` (`255 x 128 = 32,640`).
 pub const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
+/// The largest sum one 32-bit lane of the output kernels adds up: the narrowest kernels (four
+/// `i32` lanes, as SSE2's and WebAssembly's) give each lane a quarter of the neurons, each at
+/// most `QA x QA x MAX_OUTPUT_WEIGHT`; the lanes are then added in `i64`.
+pub const MAX_LANE_SUM: i64 = (MAX_HIDDEN as i64 / 4) * QA as i64 * (QA * MAX_OUTPUT_WEIGHT) as i64;
+const _: () = assert!(MAX_LANE_SUM < i32::MAX as i64);
 /// The magic's first seven bytes, by base: none, material and piece-square, hand-crafted.
 pub const BASE_MAGICS: [&[u8; 7]; 3] = [b"CRVDNET", b"CRVDPSQ", b"CRVDRES"];
 /// Bytes of the plain header (magic and hidden size), and of version 2's king-bucket part.

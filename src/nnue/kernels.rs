@@ -79,11 +79,13 @@ pub(super) fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 /// `sum(clamp(a, 0, QA)^2 * w)`: `clamp(a) * w` fits `i16` (weights are at most
-/// [`MAX_OUTPUT_WEIGHT`], checked on load), and the whole sum fits `i32` for up to 256 neurons.
+/// [`MAX_OUTPUT_WEIGHT`], checked on load), each vector lane's sum fits `i32` (a lane adds up
+/// at most a quarter of the neurons: [`super::format::MAX_LANE_SUM`]) and the lanes are added
+/// in `i64`, where a whole perspective of up to [`super::format::MAX_HIDDEN`] neurons fits.
 /// With AVX2 (found at run time, once) 16 lanes at a time, else 8 with SSE2 (every x86-64), else
 /// the scalar loop; all three give the same sum.
 #[inline(always)]
-pub(super) fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+pub(super) fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
     #[cfg(target_arch = "x86_64")]
     {
         // A build for AVX2 knows it; a portable one asks the CPU.
@@ -102,11 +104,11 @@ pub(super) fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 
 /// `screlu_dot` one lane at a time: the reference the vector versions are tested against.
 #[inline(always)]
-pub fn screlu_dot_scalar(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
+pub fn screlu_dot_scalar(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    let mut sum = 0i64;
     for (&a, &w) in acc.iter().zip(weights) {
         let v = a.clamp(0, QA as i16);
-        sum += i32::from(v.wrapping_mul(w)) * i32::from(v);
+        sum += i64::from(i32::from(v.wrapping_mul(w)) * i32::from(v));
     }
     sum
 }
@@ -139,7 +141,7 @@ pub mod simd {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    pub unsafe fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
         const _: () = assert!(HIDDEN % 16 == 0);
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
         let mut sum = _mm256_setzero_si256();
@@ -152,8 +154,7 @@ pub mod simd {
             let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
         }
-        let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
-        horizontal_sum(half)
+        horizontal_sum(_mm256_castsi256_si128(sum)) + horizontal_sum(_mm256_extracti128_si256::<1>(sum))
     }
 
     /// `out = parent + adds - subs` (wrapping), 16 lanes at a time: the accumulator update of
@@ -187,7 +188,7 @@ pub mod simd {
     /// # Safety
     /// The CPU must have SSE2 (every x86-64 CPU does).
     #[target_feature(enable = "sse2")]
-    pub unsafe fn screlu_dot_sse2(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    pub unsafe fn screlu_dot_sse2(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
         const _: () = assert!(HIDDEN % 8 == 0);
         let (zero, top) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
         let mut sum = _mm_setzero_si128();
@@ -202,13 +203,13 @@ pub mod simd {
         horizontal_sum(sum)
     }
 
-    /// The sum of four 32-bit lanes.
+    /// The sum of four 32-bit lanes, in 64 bits.
     #[inline(always)]
-    fn horizontal_sum(v: __m128i) -> i32 {
+    fn horizontal_sum(v: __m128i) -> i64 {
         let mut lanes = [0i32; 4];
         // SAFETY: `lanes` is 16 bytes, the size of the store.
         unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), v) };
-        lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+        lanes.iter().map(|&x| i64::from(x)).sum()
     }
 }
 
@@ -220,7 +221,7 @@ mod wasm_simd {
     use super::{HIDDEN, QA};
     use core::arch::wasm32::*;
 
-    pub fn screlu_dot_simd128(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    pub fn screlu_dot_simd128(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
         const _: () = assert!(HIDDEN % 8 == 0);
         let (zero, top) = (i16x8_splat(0), i16x8_splat(QA as i16));
         let mut sum = i32x4_splat(0);
@@ -231,9 +232,9 @@ mod wasm_simd {
             let v = i16x8_min(i16x8_max(a, zero), top);
             sum = i32x4_add(sum, i32x4_dot_i16x8(i16x8_mul(v, w), v));
         }
-        i32x4_extract_lane::<0>(sum)
-            .wrapping_add(i32x4_extract_lane::<1>(sum))
-            .wrapping_add(i32x4_extract_lane::<2>(sum))
-            .wrapping_add(i32x4_extract_lane::<3>(sum))
+        i64::from(i32x4_extract_lane::<0>(sum))
+            + i64::from(i32x4_extract_lane::<1>(sum))
+            + i64::from(i32x4_extract_lane::<2>(sum))
+            + i64::from(i32x4_extract_lane::<3>(sum))
     }
 }

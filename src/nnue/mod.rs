@@ -103,7 +103,7 @@ impl Base {
     }
 }
 
-// The output sums fit `i32` up to 256 neurons; the vector kernels take 16 lanes at a time.
+// The output sums fit their lanes up to `MAX_HIDDEN` neurons; the vector kernels take 16 lanes at a time.
 static_assertions::const_assert!(HIDDEN <= format::MAX_HIDDEN && HIDDEN % format::HIDDEN_STEP == 0);
 
 mod embedded {
@@ -176,7 +176,7 @@ impl Network {
         let weights = &self.output_weights[bucket];
         let us = screlu_dot(&acc.values[side_to_move.index()], &weights[0]);
         let them = screlu_dot(&acc.values[(!side_to_move).index()], &weights[1]);
-        let sum = i64::from(us) + i64::from(them);
+        let sum = us + them;
         let output = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }

@@ -65,7 +65,6 @@ fn weights_that_could_overflow_are_refused_by_value() {
     // The limits keep the sums inside their integers.
     assert!(33 * MAX_FEATURE_WEIGHT <= i16::MAX as i32);
     assert!(QA * MAX_OUTPUT_WEIGHT <= i16::MAX as i32);
-    assert!(256 * i64::from(QA) * i64::from(QA * MAX_OUTPUT_WEIGHT) < 1 << 31);
 }
 
 #[test]
@@ -198,6 +197,11 @@ fn the_vector_output_kernels_equal_the_scalar_one() {
         }
         cases.push((acc, w));
     }
+    // The largest sum there is, exactly (no lane wraps): every neuron at the clamp's top with
+    // the largest weight.
+    let top = i64::from(QA) * i64::from(QA) * i64::from(MAX_OUTPUT_WEIGHT) * HIDDEN as i64;
+    assert_eq!(screlu_dot(&[QA as i16; HIDDEN], &[MAX_OUTPUT_WEIGHT as i16; HIDDEN]), top);
+    assert_eq!(screlu_dot(&[QA as i16; HIDDEN], &[-(MAX_OUTPUT_WEIGHT as i16); HIDDEN]), -top);
     for (acc, w) in &cases {
         let expected = screlu_dot_scalar(acc, w);
         assert_eq!(screlu_dot(acc, w), expected);

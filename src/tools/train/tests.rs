@@ -473,7 +473,7 @@ fn streaming_from_disk_trains_a_wider_network() {
     assert_eq!(&bytes[..8], b"CRVDNET2");
     assert_eq!(bytes.len(), 80 + 2 * (4 * INPUTS * 32 + 32 + OUTPUT_BUCKETS * 2 * 32) + 4 * OUTPUT_BUCKETS);
     assert_eq!(bytes[12..76], Layout::named("4").unwrap().buckets);
-    for hidden in [0, 100, 512] {
+    for hidden in [0, 100, MAX_HIDDEN + 16] {
         let err = train(&Options { hidden, ..options.clone() }, &mut Vec::new()).unwrap_err();
         assert!(err.contains("--hidden"), "{err}");
     }
