@@ -154,7 +154,10 @@ pub mod simd {
             let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
         }
-        horizontal_sum(_mm256_castsi256_si128(sum)) + horizontal_sum(_mm256_extracti128_si256::<1>(sum))
+        // Each half's lane adds up an eighth of the neurons, so the halves' sum (a quarter)
+        // still fits its lane (`MAX_LANE_SUM`).
+        let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
+        horizontal_sum(half)
     }
 
     /// `out = parent + adds - subs` (wrapping), 16 lanes at a time: the accumulator update of

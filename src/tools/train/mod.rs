@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::nnue::format::MAX_HIDDEN;
+use crate::nnue::format::{HIDDEN_STEP, MAX_HIDDEN};
 use crate::nnue::{Base, Layout, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS};
 use crate::rng::Rng;
 use data::{data_files, Data, Part, Stream};
@@ -227,8 +227,11 @@ fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {
 /// Trains from `options.inputs` and writes the network to `options.out`; progress on `log`.
 pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
     let started = Instant::now();
-    if !(16..=MAX_HIDDEN).contains(&options.hidden) || options.hidden % 16 != 0 {
-        return Err(format!("--hidden {}: a multiple of 16 from 16 to {MAX_HIDDEN}", options.hidden));
+    if !(HIDDEN_STEP..=MAX_HIDDEN).contains(&options.hidden) || options.hidden % HIDDEN_STEP != 0 {
+        return Err(format!(
+            "--hidden {}: a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}",
+            options.hidden
+        ));
     }
     // The output may be none of the inputs: the data, or the network it starts from.
     let files = data_files(&options.inputs)?;
