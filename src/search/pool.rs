@@ -56,10 +56,17 @@ struct Run {
     helper_job: Job,
     shared: Arc<Shared>,
     main: Mutex<Option<Answer>>,
-    /// Each helper's result: its last completed iteration while it searches, its final result
-    /// once it has stopped (`true`).
-    helpers: Mutex<Vec<(Option<SearchResult>, bool)>>,
+    /// Each helper's result, behind a lock of its own: its last completed iteration while it
+    /// searches, its final result once it has stopped. The main thread only tries these locks:
+    /// a helper beyond the machine's cores, at a low priority, may be descheduled holding its
+    /// own for seconds on a busy machine, and the answer must not wait for it.
+    helpers: Vec<Mutex<Option<SearchResult>>>,
+    /// Helpers that have handed in their final result.
+    stopped: AtomicUsize,
+    /// Told when a helper has stopped (notified without a lock a helper could hold).
     helper_done: Condvar,
+    /// The main thread's own lock for waiting on `helper_done`; no helper takes it.
+    main_waits: Mutex<()>,
     /// Set when the answer is given (the main thread's `finish` has run).
     answered: Mutex<bool>,
     answered_signal: Condvar,
@@ -92,11 +99,24 @@ impl Run {
             shared,
             answered: Mutex::new(main.is_none()),
             main: Mutex::new(main),
-            helpers: Mutex::new(vec![(None, false); helpers]),
+            helpers: (0..helpers).map(|_| Mutex::new(None)).collect(),
+            stopped: AtomicUsize::new(0),
             helper_done: Condvar::new(),
+            main_waits: Mutex::new(()),
             answered_signal: Condvar::new(),
             done: Arc::new(Done { busy: AtomicUsize::new(busy), idle: Mutex::new(false), idle_signal: Condvar::new() }),
             started,
+        })
+    }
+
+    /// The helpers' results that can be read now (a slot whose helper holds it, in the middle
+    /// of handing in an iteration, is passed over); a helper without a completed iteration has
+    /// no vote.
+    fn helper_results(&self) -> impl Iterator<Item = SearchResult> + '_ {
+        self.helpers.iter().filter_map(|slot| match slot.try_lock() {
+            Ok(result) => result.clone(),
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner().clone(),
+            Err(std::sync::TryLockError::WouldBlock) => None,
         })
     }
 
@@ -116,7 +136,13 @@ impl Run {
 enum Task {
     Search(Arc<Run>),
     Clear,
-    Configure { use_nnue: bool, network: Arc<Network> },
+    Configure {
+        use_nnue: bool,
+        network: Arc<Network>,
+    },
+    /// Tests: the thread waits until the flag is set, as a thread the system does not schedule.
+    #[cfg(test)]
+    Hold(Arc<(Mutex<bool>, Condvar)>),
 }
 
 struct PoolThread {
@@ -344,11 +370,18 @@ impl Searcher {
         }
     }
 
-    /// Starts `job` on every thread and returns at once (after the previous search ended).
-    /// The main thread reports to `reporter`; when the search is over (and, after `go
+    /// Starts `job` on every thread and returns at once (after the previous search gave its
+    /// answer). The main thread reports to `reporter`; when the search is over (and, after `go
     /// infinite` or `go ponder`, `stop` or `ponderhit` came), it calls `finish` with the outcome.
+    ///
+    /// Helpers of the previous search still winding down are not waited for: beyond the
+    /// machine's cores, at a low priority beside other work, a thousand of them took seconds to
+    /// be scheduled and stop, all on the new search's clock. Each thread takes its tasks in
+    /// order, so such a helper joins this search late, and once this search is idle every
+    /// earlier one is too ([`Searcher::wait`]). The table is shared all the same; the rest of a
+    /// run (flags, counters, results) is its own.
     pub fn start(&mut self, job: Job, reporter: Box<dyn Reporter + Send>, finish: Box<dyn FnOnce(&Outcome) + Send>) {
-        self.wait();
+        self.wait_answered();
         self.wait_ready();
         self.tt.new_search();
         if self.inline.is_some() {
@@ -422,26 +455,6 @@ impl Searcher {
         self.answer_if_due();
     }
 
-    /// Waits at most `timeout` for the running search to end on every thread; true when it has.
-    pub fn wait_for(&mut self, timeout: Duration) -> bool {
-        if self.inline.is_some() {
-            self.answer_if_due();
-            return lock(&self.pending).is_none();
-        }
-        let Some(run) = &self.running else { return true };
-        // A wait for other threads, in real time (the condition variable keeps its own deadline
-        // through spurious wake-ups), apart from the search's clock.
-        let idle = lock(&run.done.idle);
-        let (idle, _) =
-            run.done.idle_signal.wait_timeout_while(idle, timeout, |idle| !*idle).unwrap_or_else(|e| e.into_inner());
-        if !*idle {
-            return false;
-        }
-        drop(idle);
-        self.running = None;
-        true
-    }
-
     /// Searches `job` and returns its outcome, each iteration reported to `reporter` on this
     /// thread; `abort` (polled every few milliseconds) stops it as `stop` would.
     pub fn search(
@@ -476,14 +489,19 @@ impl Searcher {
                     Err(mpsc::RecvTimeoutError::Disconnected) => reporting = false,
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                 }
-            } else if self.wait_for(Duration::from_millis(5)) {
-                break;
+            } else {
+                // The answer, not every helper's end (one the system does not schedule may
+                // still be winding down: the next search does not wait for it either).
+                match end_rx.recv_timeout(Duration::from_millis(5)) {
+                    Ok(outcome) => return outcome,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => panic!("a finished search sends its outcome"),
+                }
             }
             if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
                 self.stop();
             }
         }
-        end_rx.recv().expect("a finished search sends its outcome")
     }
 
     /// [`Searcher::start`] on the caller's thread.
@@ -510,7 +528,7 @@ impl Searcher {
             // again; a helper without a completed iteration has no vote.
             shared.stop.store(true, Ordering::Release);
             wait_flag(&run.done.idle, &run.done.idle_signal);
-            results.extend(lock(&run.helpers).iter().filter_map(|(r, _)| r.clone()));
+            results.extend(run.helper_results());
         }
         let pending =
             Pending { shared, wait_for_stop: job.wait_for_stop, results, multipv: job.limits.multipv, started, finish };
@@ -600,7 +618,7 @@ impl Reporter for Snapshot {
     fn iteration(&mut self, _info: &Iteration) {}
 
     fn completed(&mut self, result: &SearchResult) {
-        lock(&self.run.helpers)[self.slot].0 = Some(result.clone());
+        *lock(&self.run.helpers[self.slot]) = Some(result.clone());
     }
 }
 
@@ -630,7 +648,10 @@ fn thread_main(id: usize, use_nnue: bool, network: Arc<Network>, inbox: Receiver
                 // reporter go), before the thread counts itself out.
                 let snapshot = Box::new(Snapshot { run: Arc::clone(&run), slot: id - 1 });
                 let result = worker.search(&run.helper_job, Arc::clone(&run.shared), snapshot);
-                lock(&run.helpers)[id - 1] = (Some(result), true);
+                *lock(&run.helpers[id - 1]) = Some(result);
+                run.stopped.fetch_add(1, Ordering::AcqRel);
+                // Without the main thread's lock: a wake-up lost between its check and its wait
+                // costs it at most the grace.
                 run.helper_done.notify_all();
                 Run::leave(run);
             }
@@ -639,6 +660,8 @@ fn thread_main(id: usize, use_nnue: bool, network: Arc<Network>, inbox: Receiver
                 worker.use_nnue = use_nnue;
                 worker.set_network(&network);
             }
+            #[cfg(test)]
+            Task::Hold(gate) => wait_flag(&gate.0, &gate.1),
         }
     }
 }
@@ -661,15 +684,12 @@ fn main_search(worker: &mut Worker, run: &Run) {
         std::thread::sleep(Duration::from_millis(1));
     }
     shared.stop.store(true, Ordering::Release);
-    let helpers = lock(&run.helpers);
-    let (helpers, _) = run
-        .helper_done
-        .wait_timeout_while(helpers, HELPER_GRACE, |helpers| !helpers.iter().all(|(_, stopped)| *stopped))
-        .unwrap_or_else(|e| e.into_inner());
+    let waits = lock(&run.main_waits);
+    let some_searching = |_: &mut ()| run.stopped.load(Ordering::Acquire) < run.helpers.len();
+    let waited = run.helper_done.wait_timeout_while(waits, HELPER_GRACE, some_searching);
+    drop(waited.unwrap_or_else(|e| e.into_inner()));
     let mut results = vec![result];
-    // A helper without a completed iteration has no vote.
-    results.extend(helpers.iter().filter_map(|(r, _)| r.clone()));
-    drop(helpers);
+    results.extend(run.helper_results());
     let outcome = outcome(results, run.job.limits.multipv, shared, run.started);
     finish(&outcome);
     *lock(&run.answered) = true;
@@ -697,6 +717,11 @@ mod tests {
     use crate::search::{Clock, Limits};
 
     impl Searcher {
+        /// Whether the last search has ended on every thread.
+        fn is_idle(&self) -> bool {
+            self.running.as_ref().is_none_or(|run| *lock(&run.done.idle))
+        }
+
         fn thread_ids(&self) -> Vec<std::thread::ThreadId> {
             self.threads.iter().map(|t| t.handle.id()).collect()
         }
@@ -834,5 +859,45 @@ mod tests {
         searcher.wait();
         assert!(rx.try_recv().unwrap().is_some());
         assert!(!searcher.is_searching());
+    }
+
+    #[test]
+    fn answers_wait_for_no_helper_the_system_does_not_schedule() {
+        // A helper held off the processor (here: by a task that waits for a flag; on a busy
+        // machine: a thread beyond the cores at a low priority) neither delays the answer nor
+        // the next search, and one holding its own result's lock (descheduled while handing in
+        // an iteration) does not block the vote.
+        let mut searcher = Searcher::with_hash(3, 4).unwrap();
+        searcher.wait_ready();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let _ = searcher.threads[1].tasks.send(Task::Hold(Arc::clone(&gate)));
+        let pos = Position::startpos();
+        for depth in [5, 6] {
+            // Before, the second search waited for the held helper to end the first.
+            let outcome = searcher.search_silently(Job::new(pos, Limits { depth: Some(depth), ..Limits::default() }));
+            assert!(outcome.best().best.is_some());
+            assert!(outcome.results.iter().any(|r| r.depth >= depth));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!searcher.is_idle(), "the held helper is still behind");
+        let (tx, rx) = mpsc::channel();
+        let job = Job { wait_for_stop: true, ..Job::new(pos, Limits::default()) };
+        searcher.start(job, Box::new(Silent), Box::new(move |o: &Outcome| tx.send(o.best().best).unwrap()));
+        std::thread::sleep(Duration::from_millis(50));
+        let run = Arc::clone(searcher.running.as_ref().unwrap());
+        {
+            // The other helper's result, locked as if that helper were descheduled writing it.
+            let _held = lock(&run.helpers[1]);
+            searcher.stop();
+            assert!(rx.recv_timeout(Duration::from_secs(60)).unwrap().is_some(), "answered");
+        }
+        drop(run);
+        *lock(&gate.0) = true;
+        gate.1.notify_all();
+        // Once the last search is idle, every earlier one is: the table is the pool's alone.
+        searcher.wait();
+        assert!(Arc::get_mut(&mut searcher.tt).is_some());
+        searcher.clear_table();
+        assert_eq!(searcher.tt.hashfull(), 0);
     }
 }

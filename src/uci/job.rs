@@ -119,8 +119,8 @@ impl Engine {
     }
 
     /// `stop` and `quit`: ends a running search or task at once (the search's answer is given
-    /// when this returns; helpers beyond the machine's cores may still be winding down, which
-    /// the next search waits for).
+    /// when this returns; helpers beyond the machine's cores may still be winding down, and
+    /// join the next search late).
     pub(super) fn stop_all(&mut self) {
         self.answer_null();
         self.searcher.stop();
