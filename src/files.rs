@@ -213,6 +213,22 @@ fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
     (meta.len(), modified.map_or(0, |d| d.as_nanos() as u64))
 }
 
+/// Takes an exclusive advisory lock on the whole of `file`, held while it stays open; true when
+/// another open file (another process) holds it. Where locks are not to be had (another system,
+/// a file system without them) nothing is guarded and this says false.
+#[cfg(unix)]
+pub fn held_by_another(file: &File) -> bool {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: `flock` takes the descriptor of a file open for as long as the call, and flags.
+    let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    taken != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
+}
+
+#[cfg(not(unix))]
+pub fn held_by_another(_file: &File) -> bool {
+    false
+}
+
 /// Where an output lands: `path` itself, or the file a symbolic link at `path` points to (the
 /// link is kept; its target is replaced). Refused when that exists and is not a regular file.
 pub fn output_target(path: &Path) -> Result<PathBuf, String> {

@@ -203,6 +203,15 @@ fn datagen_stops_on_ctrl_c_with_a_summary_and_a_file_that_resumes() {
         assert!(started.elapsed() < Duration::from_secs(120), "no games written");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A second run on the same file while the first writes it is refused, and changes nothing
+    // (the comparison below would see a cut or doubled game). Unguarded, it would cut the first
+    // run's game in writing as a killed run's and, asked for no more than the 4 games there, end.
+    let (code, second, err) = corvid(
+        &["datagen", manifest.with_extension("").to_str().unwrap(), "--games", "4", "--nodes", "200", "--seed", "9"],
+        "",
+    );
+    assert_ne!(code, 0, "{second}\n{err}");
+    assert!(err.contains("another process is writing it"), "{second}\n{err}");
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let out = child.wait_with_output().unwrap();

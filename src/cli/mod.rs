@@ -647,6 +647,13 @@ fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> R
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    // One writer a file: a second run on it would cut the first's half-written game as a killed
+    // run's and append beside it. The lock (advisory, the whole file) is held until the run ends.
+    let file =
+        std::fs::OpenOptions::new().create(true).append(true).open(&path).map_err(|e| format!("{shown}: {e}"))?;
+    if files::held_by_another(&file) {
+        return Err(format!("{shown}: another process is writing it (a datagen still running?): give another file"));
+    }
     let settings = datagen::Manifest::settings(&options, name);
     let (had_games, had_positions) = datagen::prepare_resume(&path, options.output, &settings)?;
     if had_games >= options.games {
@@ -654,8 +661,6 @@ fn run_datagen(name: &str, options: datagen::Options, out: &mut impl Write) -> R
         return Ok(());
     }
     let options = datagen::Options { first_game: had_games, ..options };
-    let file =
-        std::fs::OpenOptions::new().create(true).append(true).open(&path).map_err(|e| format!("{shown}: {e}"))?;
     let mut writer = io::BufWriter::new(file);
     let mut manifest = datagen::Manifest { settings, games: had_games, positions: had_positions };
     manifest.save(&path).map_err(|e| format!("{shown}.manifest: {e}"))?;
