@@ -381,15 +381,16 @@ fn the_end_of_input_ends_a_perft_or_bench() {
 
 #[test]
 fn many_threads_keep_the_limits_and_hear_quit() {
-    // Far more threads than cores: the threads are kept between searches, a short search still
-    // answers in time for its clock, and quit is heard during a search.
+    // Far more threads than cores: the engine starts at most eight a core and says so, the
+    // threads are kept between searches, a short search still answers in time for its clock,
+    // and quit is heard during a search.
     let mut e = Engine::start();
     e.send("setoption name Threads value 1000");
     e.send("isready");
-    // A thousand threads each allocate their worker before readyok: seconds on an idle
-    // machine, and more than 20 s on one whose two cores are busy with other work (it failed
-    // so under two busy loops): a bound for a hang, not a speed.
-    e.wait_for("readyok", 180_000);
+    // Each thread allocates its worker before readyok: more than 20 s for a thousand on two
+    // busy cores once (it failed so under two busy loops): a bound for a hang, not a speed.
+    let lines = e.wait_for("readyok", 180_000);
+    assert!(lines.iter().any(|l| l.starts_with("info string Threads 1000: searching with ")), "{lines:?}");
     for _ in 0..3 {
         let t = Instant::now();
         e.search("position startpos", "go wtime 2000 btime 2000");

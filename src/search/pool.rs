@@ -265,7 +265,8 @@ impl Searcher {
 
     /// Grows or shrinks the pool to `n` threads (at least one), after the running search ends.
     /// New threads allocate their workers themselves, in parallel, so this returns at once.
-    /// When fewer threads than asked can be started, the pool keeps those and says so.
+    /// When fewer threads than asked can be started, the pool keeps those and says so. A native
+    /// pool stops at [`THREADS_PER_CORE`] threads a core ([`Searcher::threads`] says how many).
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.wait();
         let n = n.max(1);
@@ -278,6 +279,10 @@ impl Searcher {
         if first_id == 1 && n > self.max_threads() {
             return Err(format!("at most {} threads here (the cores)", self.max_threads()));
         }
+        // Natively, at most `THREADS_PER_CORE` threads a core: beyond that they only take turns,
+        // and a thousand helpers at a low priority on two busy cores held the main thread up for
+        // seconds through locks they were descheduled in (the allocator's among them).
+        let n = if first_id == 0 { n.min(THREADS_PER_CORE * cores()) } else { n };
         let n = n - first_id;
         malloc_arenas_for(n + first_id);
         while self.threads.len() > n {
@@ -578,6 +583,9 @@ impl Drop for Searcher {
 fn table(hash_mb: usize) -> Result<TranspositionTable, String> {
     TranspositionTable::try_new(hash_mb).ok_or(format!("cannot allocate {hash_mb} MB of hash"))
 }
+
+/// The most threads a pool starts for each core (natively; a page's pool stops at its cores).
+pub const THREADS_PER_CORE: usize = 8;
 
 /// The cores this process may run on (in WebAssembly, those the page said it has).
 fn cores() -> usize {
