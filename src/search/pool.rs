@@ -609,14 +609,14 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-/// One malloc arena a thread, for pools of up to thousands of threads. Beyond glibc's limit
-/// (eight arenas a core) threads share arenas, and a helper at a low priority descheduled
-/// inside `malloc` or `free` holds its arena's lock for as long as the system leaves it off the
-/// processor: every thread sharing the arena waits, the main thread among them (one `go` of a 2 s
-/// clock took 7.6 and 13.9 s in CI with `Threads 1000`; with `arena_max=1` two suite runs in
-/// three failed so, with one arena a thread none in five). The limit is only raised: below
-/// `8 x cores` threads it is glibc's own. An arena reserves address space and uses memory only
-/// as its thread allocates.
+/// One malloc arena a thread. glibc makes at most eight arenas a core, which a full pool (eight
+/// threads a core) and the process's other threads exceed, and beyond that threads share arenas:
+/// a helper at a low priority descheduled inside `malloc` or `free` then holds its arena's lock
+/// for as long as the system leaves it off the processor, and every thread sharing the arena
+/// waits, the main thread among them (with `Threads 1000` and `arena_max=1`, two runs of
+/// tests/uci.rs in three lost on time; with one arena a thread none in five). The limit is only
+/// raised, to the pool's threads and sixteen more. An arena reserves address space and uses
+/// memory only as its thread allocates.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn malloc_arenas_for(threads: usize) {
     let arenas = (threads + 16).max(8 * cores()).min(libc::c_int::MAX as usize) as libc::c_int;

@@ -438,16 +438,16 @@ impl Engine {
             Ok(Change::Stored) => {
                 let n = self.options.threads;
                 if self.searcher.threads() != n {
-                    if let Err(why) = self.searcher.set_threads(n) {
-                        say(&format!("info string error: Threads: {why}"));
-                        self.options.threads = self.searcher.threads();
-                    } else if self.searcher.threads() < n {
-                        let had = self.searcher.threads();
-                        say(&format!(
+                    let set = self.searcher.set_threads(n);
+                    let had = self.searcher.threads();
+                    match set {
+                        Err(why) => say(&format!("info string error: Threads: {why}")),
+                        Ok(()) if had < n => say(&format!(
                             "info string Threads {n}: searching with {had}, the most for this machine's cores"
-                        ));
-                        self.options.threads = had;
+                        )),
+                        Ok(()) => {}
                     }
+                    self.options.threads = had;
                 }
                 self.position.set_chess960(self.options.chess960 || self.position.is_chess960());
             }
