@@ -223,9 +223,10 @@ impl Engine {
             let result = outcome.best();
             let mut printer = last_word.lock().unwrap_or_else(|e| e.into_inner());
             // The last line shown must begin with the move played (GUIs and match runners
-            // check it): with several threads the move comes from a vote, and a search stopped
-            // inside an iteration plays that iteration's first move once it was searched.
-            if multipv <= 1 && result.best.is_some() && printer.last_best != result.best {
+            // check it): with several threads the move comes from a vote (perhaps a helper's
+            // deeper line), and a search stopped inside an iteration plays that iteration's
+            // first move once it was searched.
+            if multipv <= 1 && printer.must_show(result) {
                 printer.iteration(&Iteration {
                     depth: result.depth.max(1),
                     seldepth: result.depth.max(1) as usize,

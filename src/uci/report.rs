@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::search::{Iteration, ReportedScore, Reporter, ScoreBound};
+use crate::search::{Iteration, ReportedScore, Reporter, ScoreBound, SearchResult};
 use crate::types::Move;
 
 /// Writes one line to standard output and flushes it (lines from the search thread and the loop
@@ -66,22 +66,36 @@ pub fn lookup_line() -> String {
 pub(super) struct InfoPrinter {
     pub(super) chess960: bool,
     pub(super) show_wdl: bool,
-    /// The first move of the last best line (`multipv 1`) written, so that the search's last
-    /// word can be made to agree with its `bestmove`.
+    /// The first move and the depth of the last best line (`multipv 1`) written, so that the
+    /// search's last word can be made to agree with its `bestmove` and the depth behind it.
     pub(super) last_best: Option<Move>,
+    pub(super) last_depth: i32,
 }
 
 impl InfoPrinter {
     pub(super) fn new(chess960: bool, show_wdl: bool) -> Self {
-        InfoPrinter { chess960, show_wdl, last_best: None }
+        InfoPrinter { chess960, show_wdl, last_best: None, last_depth: 0 }
+    }
+
+    /// Whether the result played needs a line of its own as the search's last word: it starts
+    /// with another move than the last best line shown, or it is deeper (a helper thread's,
+    /// chosen by the vote after it completed an iteration the main thread had not).
+    /// Keeps what the search's last word is compared with: the best line's move and depth.
+    fn record(&mut self, info: &Iteration) {
+        if info.multipv == 1 {
+            self.last_best = info.pv.first().copied();
+            self.last_depth = info.depth;
+        }
+    }
+
+    pub(super) fn must_show(&self, result: &SearchResult) -> bool {
+        result.best.is_some() && (self.last_best != result.best || result.depth > self.last_depth)
     }
 }
 
 impl Reporter for InfoPrinter {
     fn iteration(&mut self, info: &Iteration) {
-        if info.multipv == 1 {
-            self.last_best = info.pv.first().copied();
-        }
+        self.record(info);
         say(&info_line(info, self.chess960, self.show_wdl));
     }
 
@@ -180,6 +194,28 @@ mod tests {
         assert!(line.contains("score cp 35 upperbound nodes "), "{line}");
         let line = info_line(&iteration(ScoreBound::Exact, Vec::new()), false, true);
         assert!(line.contains("score cp 35 wdl ") && !line.contains("bound"), "{line}");
+    }
+
+    #[test]
+    fn the_last_word_shows_a_deeper_or_other_result_played() {
+        let pos = Position::startpos();
+        let [e4, d4] = ["e2e4", "d2d4"].map(|m| pos.parse_uci_move(m).unwrap());
+        let mut printer = InfoPrinter::new(false, false);
+        printer.record(&iteration(ScoreBound::Exact, vec![e4]));
+        let result = |best, depth| SearchResult { best, ponder: None, score: 30, depth, nodes: 1, pv: vec![] };
+        // The main thread's own last line: nothing more to say.
+        assert!(!printer.must_show(&result(Some(e4), 12)));
+        assert!(!printer.must_show(&result(Some(e4), 11)));
+        // A helper's deeper iteration with the same move, or another move: shown.
+        assert!(printer.must_show(&result(Some(e4), 13)));
+        assert!(printer.must_show(&result(Some(d4), 12)));
+        // No move (mate or stalemate at the root): the caller says the score its own way.
+        assert!(!printer.must_show(&result(None, 0)));
+        // A second line of MultiPV does not stand for the move played.
+        let mut second = iteration(ScoreBound::Exact, vec![d4]);
+        (second.multipv, second.depth) = (2, 14);
+        printer.record(&second);
+        assert!(!printer.must_show(&result(Some(e4), 12)));
     }
 
     #[test]
