@@ -77,9 +77,6 @@ impl InfoPrinter {
         InfoPrinter { chess960, show_wdl, last_best: None, last_depth: 0 }
     }
 
-    /// Whether the result played needs a line of its own as the search's last word: it starts
-    /// with another move than the last best line shown, or it is deeper (a helper thread's,
-    /// chosen by the vote after it completed an iteration the main thread had not).
     /// Keeps what the search's last word is compared with: the best line's move and depth.
     fn record(&mut self, info: &Iteration) {
         if info.multipv == 1 {
@@ -88,6 +85,9 @@ impl InfoPrinter {
         }
     }
 
+    /// Whether the result played needs a line of its own as the search's last word: it starts
+    /// with another move than the last best line shown, or it is deeper (a helper thread's,
+    /// chosen by the vote after it completed an iteration the main thread had not).
     pub(super) fn must_show(&self, result: &SearchResult) -> bool {
         result.best.is_some() && (self.last_best != result.best || result.depth > self.last_depth)
     }
