@@ -227,6 +227,12 @@ pub static SPECS: [Spec; 12] = [
             ),
             int("--buffer", "N", "positions shuffled together when reading from disk", (1, 1 << 30), Default::Int(4_000_000)),
             switch("--mirror", "also train on positions without castling rights reflected left to right"),
+            word(
+                "--keep",
+                "the network written: the epoch the measure likes best (the start included), or the last (for data the held-out games do not stand for)",
+                &["best", "last"],
+                Default::Word("best"),
+            ),
         ],
     },
     Spec {
@@ -464,6 +470,7 @@ pub fn parse(args: &[String]) -> Result<Subcommand, String> {
                 cache: p.int("--cache"),
                 buffer: p.int("--buffer"),
                 mirror: p.switch("--mirror"),
+                keep_last: p.word("--keep") == "last",
                 ..defaults
             })
         }
@@ -764,7 +771,7 @@ mod tests {
             spec("perft").unwrap().usage(),
             "usage: corvid perft <depth> [<fen>] [--threads N] [--hash MB] [--chess960]"
         );
-        assert!(spec("train").unwrap().usage().ends_with("[--buffer N] [--mirror]"));
+        assert!(spec("train").unwrap().usage().ends_with("[--buffer N] [--mirror] [--keep best|last]"));
         assert!(help.contains("UCI commands:"), "the UCI part follows");
         // The level's range is the one the parser takes.
         assert!(spec("play").unwrap().help().contains(&format!("level ({MIN_ELO}-{MAX_ELO}; ")));

@@ -105,6 +105,10 @@ pub struct Options {
     pub buffer: usize,
     /// Trains also on each training position without castling rights reflected left to right.
     pub mirror: bool,
+    /// Keeps the last epoch's network rather than the one the measure likes best: for data the
+    /// held-out games do not stand for (games against another engine, whose results the
+    /// self-play held out in the measure cannot judge), where a match decides instead.
+    pub keep_last: bool,
 }
 
 impl Options {
@@ -131,6 +135,7 @@ impl Options {
             cache: 40_000_000,
             buffer: 4_000_000,
             mirror: false,
+            keep_last: false,
         }
     }
 }
@@ -410,8 +415,8 @@ pub fn train(options: &Options, log: &mut impl Write) -> Result<(), String> {
         record.epoch(epoch, fit.lr, Some(train_loss), valid_loss, measure, started.elapsed().as_secs_f64());
         // The file always holds the best network so far by the measure, the starting one
         // included: an interrupted run leaves it usable, and epochs that only fit the training
-        // games better are not kept.
-        if measure < best.1 {
+        // games better are not kept. With `keep_last` it holds each epoch's as it ends.
+        if measure < best.1 || options.keep_last {
             best = (epoch, measure, valid_loss);
             write(&fit.p)?;
         }

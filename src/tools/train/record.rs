@@ -92,7 +92,7 @@ impl Record {
              \"lambda\": {}, \"measure_lambda\": {MEASURE_LAMBDA}, \"min_ply\": {}, \"seed\": {}, \
              \"threads\": {}, \"base\": \"{base}\", \"init\": {init}, \"hidden\": {}, \
              \"king_buckets\": {{\"by_square\": {:?}, \"mirrored\": {}}}, \
-             \"mirror\": {}, \"valid_every\": {}, \"valid_max\": {}}}",
+             \"mirror\": {}, \"keep\": \"{}\", \"valid_every\": {}, \"valid_max\": {}}}",
             env!("CARGO_PKG_VERSION"),
             json_string(&file_name(Path::new(&options.out))),
             files.join(",\n    "),
@@ -108,6 +108,7 @@ impl Record {
             options.layout.buckets,
             options.layout.mirror,
             options.mirror,
+            if options.keep_last { "last" } else { "best" },
             stream.valid_every,
             stream.valid_max,
         );

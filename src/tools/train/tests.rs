@@ -541,6 +541,45 @@ fn the_measure_is_one_scale_and_the_learning_rate_falls_to_its_end() {
 }
 
 #[test]
+fn the_last_epoch_is_kept_when_asked_whatever_the_measure() {
+    let path = std::env::temp_dir().join(format!("corvid-keep-{}.txt", std::process::id()));
+    let out = std::env::temp_dir().join(format!("corvid-keep-{}.nnue", std::process::id()));
+    std::fs::write(&path, labelled_lines(6_000).join("\n")).unwrap();
+    let options = Options {
+        epochs: 2,
+        batch: 64,
+        lr: 0.01,
+        seed: 5,
+        ..Options::new(vec![path.to_string_lossy().into_owned()], out.to_string_lossy().into_owned())
+    };
+    let kept = |log: &str| -> (usize, f64) {
+        let line = log.lines().find(|l| l.starts_with("network of epoch ")).unwrap();
+        let epoch = line["network of epoch ".len()..].split_whitespace().next().unwrap().parse().unwrap();
+        let measure = line.split("(measure ").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+        (epoch, measure)
+    };
+    // By default the epoch with the lowest measure, the start included.
+    let best = run(&options);
+    let measures = epoch_values(&best, "measure ");
+    assert_eq!(measures.len(), 3, "{best}");
+    let lowest = (0..3).fold(0, |b, e| if measures[e] < measures[b] { e } else { b });
+    assert_eq!(kept(&best), (lowest, measures[lowest]), "{best}");
+    assert_ne!(lowest, 2, "this run's last epoch is not its best, or the test shows nothing: {best}");
+    let record = std::fs::read_to_string(format!("{}.json", options.out)).unwrap();
+    assert!(record.contains("\"keep\": \"best\""), "{record}");
+    // Asked for the last: epoch 2 and its measure, in the log and in the record.
+    let last = run(&Options { keep_last: true, ..options.clone() });
+    let measures = epoch_values(&last, "measure ");
+    assert_eq!(kept(&last), (2, measures[2]), "{last}");
+    let record = std::fs::read_to_string(format!("{}.json", options.out)).unwrap();
+    assert!(record.contains("\"keep\": \"last\""), "{record}");
+    assert!(record.contains(&format!("\"kept\": {{\"epoch\": 2, \"measure\": {:.6}", measures[2])), "{record}");
+    for f in [path.to_string_lossy().into_owned(), options.out.clone(), format!("{}.json", options.out)] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
 fn training_fits_a_material_signal() {
     let path = std::env::temp_dir().join(format!("corvid-train-{}.txt", std::process::id()));
     let out = std::env::temp_dir().join(format!("corvid-train-{}.nnue", std::process::id()));
