@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Corvid's speed in headless Chromium against the native build, side by side: `bench` (13, one
 thread, 16 MB) alternately in the native binary and in the page's worker (shared-memory mode),
-ROUNDS times; the medians and their ratio. Extra folders (built like web/dist, for instance
-without SIMD) are measured in the same rounds. Run from the checkout with nothing else running:
+ROUNDS times; the medians and their ratio. Each round loads the page afresh and runs `bench`
+twice there: the first ("cold") runs partly in V8's baseline code while its optimising compiler
+catches up, the second ("warm") as a game's later moves run. Extra folders (built like web/dist,
+for instance without SIMD) are measured in the same rounds. Run from the checkout with nothing
+else running:
 
     python3 docs/scripts/web_speed.py target/release/corvid ROUNDS [web/dist [OTHER_DIST...]]
 """
@@ -23,12 +26,16 @@ def native(binary):
 
 
 def browser(driver, url):
+    """(nodes, cold nodes a second, warm nodes a second) of a freshly loaded page."""
     driver.get(url)
     w = harness.Worker(driver)
-    w.send("bench")
-    last = w.wait_for(lambda l: l.endswith(" nps"), 300, "the bench total")[-1]
-    nodes, _, nps, _ = last.split()
-    return int(nodes), int(nps)
+    speeds = []
+    for _ in range(2):
+        w.send("bench")
+        last = w.wait_for(lambda l: l.endswith(" nps"), 300, "the bench total")[-1]
+        nodes, _, nps, _ = last.split()
+        speeds.append(int(nps))
+    return int(nodes), speeds[0], speeds[1]
 
 
 def main():
@@ -45,16 +52,18 @@ def main():
     servers = [harness.serve.serve_in_background(os.path.abspath(f), isolated=True) for f in folders]
     driver = harness.chromium()
     speeds = {"native": []}
-    speeds.update({f: [] for f in folders})
+    for f in folders:
+        speeds.update({f"{f} (cold)": [], f"{f} (warm)": []})
     try:
         for r in range(rounds):
             nodes, nps = native(binary)
             speeds["native"].append(nps)
             line = [f"round {r + 1}: native {nps} ({nodes} nodes)"]
             for folder, (_, url) in zip(folders, servers):
-                nodes, nps = browser(driver, url)
-                speeds[folder].append(nps)
-                line.append(f"{folder} {nps} ({nodes} nodes)")
+                nodes, cold, warm = browser(driver, url)
+                speeds[f"{folder} (cold)"].append(cold)
+                speeds[f"{folder} (warm)"].append(warm)
+                line.append(f"{folder} {cold} then {warm} ({nodes} nodes)")
             print(", ".join(line), flush=True)
     finally:
         driver.quit()

@@ -269,7 +269,7 @@ impl AccumulatorStack {
     #[inline(always)]
     pub fn push(&mut self, ply: usize, pos: &Position) {
         let entry = &mut self.entries[ply];
-        entry.pos = *pos;
+        entry.pos = pos.duplicate();
         entry.computed = false;
     }
 

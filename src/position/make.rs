@@ -12,8 +12,9 @@ impl Position {
     #[must_use]
     #[inline(always)]
     pub fn make_move(&self, m: Move) -> Position {
-        let mut p = *self;
-        self.make_move_into(m, &mut p);
+        let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
+        let mut p = self.duplicate();
+        p.apply::<true>(m, moved, captured);
         p
     }
 
@@ -24,7 +25,7 @@ impl Position {
     #[inline(always)]
     pub fn make_move_into(&self, m: Move, out: &mut Position) {
         let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
-        *out = *self;
+        *out = self.duplicate();
         out.apply::<true>(m, moved, captured);
     }
 
@@ -59,7 +60,7 @@ impl Position {
     #[inline(never)]
     pub(super) fn make_special_bits_into(&self, m: Move, out: &mut Position) {
         let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
-        *out = *self;
+        *out = self.duplicate();
         out.apply::<false>(m, moved, captured);
     }
 
@@ -297,7 +298,7 @@ impl Position {
     #[must_use]
     pub fn make_null_move(&self) -> Position {
         debug_assert!(!self.in_check(), "null move in check");
-        let mut p = *self;
+        let mut p = self.duplicate();
         if let Some(ep) = p.ep.take() {
             p.key ^= zobrist::ep_file(ep.file().index());
         }

@@ -90,6 +90,37 @@ impl Position {
 
     pub const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+    /// A copy of the position, the copy of copy-make. On WebAssembly it is eight 16-byte loads
+    /// and stores: the compiler makes a 128-byte copy a `memory.copy`, which V8 runs as a call
+    /// (about 4 ns against 2 for the vectors in Chromium 156), twice a node.
+    #[inline(always)]
+    pub fn duplicate(&self) -> Position {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            use core::arch::wasm32::{v128, v128_load};
+            static_assertions::const_assert_eq!(std::mem::size_of::<Position>(), 128);
+            let from = self as *const Position as *const v128;
+            // SAFETY: `self` is a valid 128-byte position, read as 8 unaligned vectors; the
+            // bytes put back together are the bytes of a valid `Position`.
+            unsafe {
+                std::mem::transmute::<[v128; 8], Position>([
+                    v128_load(from),
+                    v128_load(from.add(1)),
+                    v128_load(from.add(2)),
+                    v128_load(from.add(3)),
+                    v128_load(from.add(4)),
+                    v128_load(from.add(5)),
+                    v128_load(from.add(6)),
+                    v128_load(from.add(7)),
+                ])
+            }
+        }
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            *self
+        }
+    }
+
     /// An empty board with White to move (a building block for FEN parsing).
     fn empty() -> Position {
         Position {
