@@ -100,8 +100,9 @@ impl Position {
             use core::arch::wasm32::{v128, v128_load};
             static_assertions::const_assert_eq!(std::mem::size_of::<Position>(), 128);
             let from = self as *const Position as *const v128;
-            // SAFETY: `self` is a valid 128-byte position, read as 8 unaligned vectors; the
-            // bytes put back together are the bytes of a valid `Position`.
+            // SAFETY: `self` is a valid 128-byte position, read as 8 unaligned vectors; it has
+            // no padding (its fields' sizes add up to 128), so every byte read is initialised,
+            // and the bytes put back together are those of a valid `Position`.
             unsafe {
                 std::mem::transmute::<[v128; 8], Position>([
                     v128_load(from),
