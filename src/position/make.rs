@@ -12,9 +12,8 @@ impl Position {
     #[must_use]
     #[inline(always)]
     pub fn make_move(&self, m: Move) -> Position {
-        let (moved, captured) = (self.piece_type_on(m.from()), self.piece_type_on(m.to()));
-        let mut p = self.duplicate();
-        p.apply::<true>(m, moved, captured);
+        let mut p = *self;
+        self.make_move_into(m, &mut p);
         p
     }
 
